@@ -1,0 +1,67 @@
+"""Opening drivers from settings and translating driver failures into graph.errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
+
+import neo4j
+from graph.errors import InvalidInput, Unavailable
+from graph.settings import Settings
+from neo4j import AsyncDriver, AsyncGraphDatabase, Driver, GraphDatabase
+
+
+def open_driver(settings: Settings) -> Driver:
+    """A synchronous driver, for the CLI and loaders."""
+    return GraphDatabase.driver(settings.neo4j_uri, auth=settings.auth)
+
+
+def open_async_driver(settings: Settings) -> AsyncDriver:
+    """The one async driver a server process uses (opened in the Starlette lifespan)."""
+    return AsyncGraphDatabase.driver(settings.neo4j_uri, auth=settings.auth)
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """True for failures that mean 'the database is down or unreachable', not 'bad query'."""
+    return isinstance(exc, (ServiceUnavailable, SessionExpired, AuthError, OSError)) or (
+        isinstance(exc, TransientError)
+    )
+
+
+@contextmanager
+def translated_errors(what: str) -> Iterator[None]:
+    """Re-raise driver exceptions as Unavailable / InvalidInput with a message naming `what`."""
+    try:
+        yield
+    except neo4j.exceptions.ClientError as exc:
+        if "TimedOut" in (exc.code or ""):
+            raise Unavailable(f"{what}: the query timed out") from exc
+        raise InvalidInput(f"{what}: {exc.message}") from exc
+    except (ServiceUnavailable, SessionExpired, TransientError, OSError) as exc:
+        raise Unavailable(f"{what}: Neo4j is unavailable ({exc.__class__.__name__})") from exc
+    except AuthError as exc:
+        raise Unavailable(f"{what}: Neo4j refused the credentials") from exc
+
+
+def check_connectivity(driver: Driver, what: str = "connecting to Neo4j") -> None:
+    """Raise Unavailable unless the server answers."""
+    with translated_errors(what):
+        driver.verify_connectivity()
+
+
+__all__ = [
+    "ClientError",
+    "check_connectivity",
+    "is_unavailable",
+    "open_async_driver",
+    "open_driver",
+    "translated_errors",
+]

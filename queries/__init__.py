@@ -1,0 +1,1 @@
+"""Every Cypher statement Weft runs: named, parameterised constants, one module per purpose."""

@@ -1,0 +1,55 @@
+"""Constraints and indexes, each created IF NOT EXISTS so migrating twice is a no-op."""
+
+from typing import LiteralString
+
+# Uniqueness constraints: every key a node can be found by.
+CONSTRAINTS: tuple[LiteralString, ...] = (
+    "CREATE CONSTRAINT paper_id IF NOT EXISTS FOR (n:Paper) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT paper_doi IF NOT EXISTS FOR (n:Paper) REQUIRE n.doi IS UNIQUE",
+    "CREATE CONSTRAINT paper_arxiv IF NOT EXISTS FOR (n:Paper) REQUIRE n.arxiv_id IS UNIQUE",
+    "CREATE CONSTRAINT paper_openalex IF NOT EXISTS FOR (n:Paper) REQUIRE n.openalex_id IS UNIQUE",
+    "CREATE CONSTRAINT paper_s2 IF NOT EXISTS FOR (n:Paper) REQUIRE n.s2_id IS UNIQUE",
+    "CREATE CONSTRAINT paper_corpus IF NOT EXISTS FOR (n:Paper) REQUIRE n.corpus_id IS UNIQUE",
+    "CREATE CONSTRAINT paper_mag IF NOT EXISTS FOR (n:Paper) REQUIRE n.mag_id IS UNIQUE",
+    "CREATE CONSTRAINT paper_pmid IF NOT EXISTS FOR (n:Paper) REQUIRE n.pmid IS UNIQUE",
+    "CREATE CONSTRAINT researcher_id IF NOT EXISTS FOR (n:Researcher) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT researcher_openalex IF NOT EXISTS FOR (n:Researcher) REQUIRE n.openalex_id IS UNIQUE",
+    "CREATE CONSTRAINT researcher_s2 IF NOT EXISTS FOR (n:Researcher) REQUIRE n.s2_id IS UNIQUE",
+    "CREATE CONSTRAINT researcher_orcid IF NOT EXISTS FOR (n:Researcher) REQUIRE n.orcid IS UNIQUE",
+    "CREATE CONSTRAINT institution_id IF NOT EXISTS FOR (n:Institution) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT institution_ror IF NOT EXISTS FOR (n:Institution) REQUIRE n.ror IS UNIQUE",
+    "CREATE CONSTRAINT institution_openalex IF NOT EXISTS FOR (n:Institution) REQUIRE n.openalex_id IS UNIQUE",
+    "CREATE CONSTRAINT category_id IF NOT EXISTS FOR (n:Category) REQUIRE n.id IS UNIQUE",
+    "CREATE CONSTRAINT category_key IF NOT EXISTS FOR (n:Category) REQUIRE n.key IS UNIQUE",
+    "CREATE CONSTRAINT ref_key IF NOT EXISTS FOR (n:Ref) REQUIRE n.key IS UNIQUE",
+    "CREATE CONSTRAINT meta_key IF NOT EXISTS FOR (n:Meta) REQUIRE n.key IS UNIQUE",
+)
+
+# Secondary indexes: sort keys, same-name lookup, old ids, full-text search.
+INDEXES: tuple[LiteralString, ...] = (
+    "CREATE INDEX paper_year IF NOT EXISTS FOR (n:Paper) ON (n.year)",
+    "CREATE INDEX paper_cited IF NOT EXISTS FOR (n:Paper) ON (n.cited_by_count)",
+    "CREATE INDEX researcher_name_key IF NOT EXISTS FOR (n:Researcher) ON (n.name_key)",
+    "CREATE INDEX institution_name_key IF NOT EXISTS FOR (n:Institution) ON (n.name_key)",
+    "CREATE FULLTEXT INDEX paper_text IF NOT EXISTS FOR (n:Paper) ON EACH [n.title, n.abstract]",
+    "CREATE FULLTEXT INDEX researcher_text IF NOT EXISTS FOR (n:Researcher) ON EACH [n.name, n.alt_names_text]",
+    "CREATE FULLTEXT INDEX institution_text IF NOT EXISTS FOR (n:Institution) ON EACH [n.name, n.alt_names_text]",
+)
+
+# Blocks until every index is online, so the first query after a migration can use it.
+AWAIT_INDEXES: LiteralString = "CALL db.awaitIndexes(300)"
+
+# Deletes everything in batches (constraints and indexes stay); returns nothing.
+DELETE_ALL: LiteralString = (
+    "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
+)
+
+# Counts nodes per label and relationships per type: [{kind, name, count}].
+COUNTS: LiteralString = """
+CALL () {
+  MATCH (n) UNWIND labels(n) AS name RETURN 'node' AS kind, name, count(*) AS count
+  UNION ALL
+  MATCH ()-[r]->() RETURN 'relationship' AS kind, type(r) AS name, count(*) AS count
+}
+RETURN kind, name, count ORDER BY kind, name
+"""

@@ -1,0 +1,1 @@
+"""Strawberry types and resolvers: one GraphQL type per module, composed in schema.root."""

@@ -1,0 +1,1 @@
+"""The ASGI app, the `weft` command line and the pages."""

@@ -1,0 +1,117 @@
+"""The `weft` command line: the local Neo4j, migrations, loads, the server and analytics."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from graph import local_server
+from graph.driver import check_connectivity, open_driver
+from graph.errors import WeftError
+from graph.migrate import counts, migrate, reset
+from graph.settings import load_settings
+
+app = typer.Typer(
+    help="Weft: a knowledge graph of papers, researchers and institutions on Neo4j.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+neo4j_app = typer.Typer(help="Run the local Neo4j Community server (fetched from Maven Central).", no_args_is_help=True)
+app.add_typer(neo4j_app, name="neo4j")
+console = Console(stderr=True)
+
+
+def fail(exc: WeftError) -> typer.Exit:
+    """Print an expected failure in one clear block and exit non-zero."""
+    console.print(f"[bold red]error[/] ({exc.code}): {exc}")
+    return typer.Exit(code=2 if exc.code == "BAD_USER_INPUT" else 1)
+
+
+@neo4j_app.command("start")
+def neo4j_start() -> None:
+    """Start the local server on NEO4J_URI's port and wait for Bolt (no-op if one answers)."""
+    try:
+        typer.echo(local_server.start(load_settings(), echo=lambda m: console.print(m)))
+    except WeftError as exc:
+        raise fail(exc) from exc
+
+
+@neo4j_app.command("stop")
+def neo4j_stop() -> None:
+    """Stop the local server this project started on NEO4J_URI's port."""
+    typer.echo(local_server.stop(load_settings()))
+
+
+@neo4j_app.command("status")
+def neo4j_status() -> None:
+    """Say whether Bolt answers at NEO4J_URI and whether weft started it."""
+    typer.echo(local_server.status(load_settings()))
+
+
+@app.command("migrate")
+def migrate_command() -> None:
+    """Create every constraint and index (IF NOT EXISTS: safe to run again)."""
+    settings = load_settings()
+    try:
+        with open_driver(settings) as driver:
+            check_connectivity(driver)
+            n = migrate(driver, settings.neo4j_database)
+    except WeftError as exc:
+        raise fail(exc) from exc
+    typer.echo(f"{n} constraints and indexes in place")
+
+
+@app.command("reset")
+def reset_command(
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,
+) -> None:
+    """Delete every node and relationship (constraints and indexes stay)."""
+    settings = load_settings()
+    if not yes and not typer.confirm(f"Delete everything in {settings.neo4j_uri} ({settings.neo4j_database})?"):
+        raise typer.Exit(code=1)
+    try:
+        with open_driver(settings) as driver:
+            check_connectivity(driver)
+            reset(driver, settings.neo4j_database)
+    except WeftError as exc:
+        raise fail(exc) from exc
+    typer.echo("database emptied")
+
+
+@app.command("counts")
+def counts_command() -> None:
+    """Print node counts per label and relationship counts per type."""
+    settings = load_settings()
+    try:
+        with open_driver(settings) as driver:
+            check_connectivity(driver)
+            found = counts(driver, settings.neo4j_database)
+    except WeftError as exc:
+        raise fail(exc) from exc
+    table = Table("label / type", "count")
+    for name, n in found.items():
+        table.add_row(name, str(n))
+    Console().print(table)
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+) -> None:
+    """Serve GraphQL at /graphql (GraphiQL in a browser), /health and the network pages."""
+    import uvicorn
+
+    uvicorn.run("server.app:create_app", factory=True, host=host, port=port, log_level=log_level)
+
+
+@app.command("export-schema")
+def export_schema_command() -> None:
+    """Print the GraphQL SDL (what schema.graphql holds)."""
+    from schema.root import export_sdl
+
+    typer.echo(export_sdl(), nl=False)
