@@ -18,6 +18,7 @@ from graph.driver import open_async_driver
 from graph.settings import Settings, load_settings
 from schema.context import Context
 from schema.root import build_schema
+from server import network_routes
 
 
 class WeftGraphQL(GraphQL[Context, None]):
@@ -43,15 +44,6 @@ async def health(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ok", "neo4j": "up"})
 
 
-def extra_routes() -> list[BaseRoute]:
-    """Routes of the network exports and pages (added by server/network_routes.py)."""
-    try:
-        from server.network_routes import routes
-    except ImportError:
-        return []
-    return list(routes)
-
-
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the app; the driver is opened in the lifespan and closed on shutdown."""
     settings = settings or load_settings()
@@ -69,6 +61,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes: list[BaseRoute] = [
         Route("/graphql", graphql_app, methods=["GET", "POST"]),
         Route("/health", health),
-        *extra_routes(),
+        *network_routes.routes,
     ]
     return Starlette(routes=routes, lifespan=lifespan)

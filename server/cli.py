@@ -13,6 +13,8 @@ from graph.driver import check_connectivity, open_driver
 from graph.errors import WeftError
 from graph.migrate import counts, migrate, reset
 from graph.settings import load_settings
+from server import cli_analysis, cli_bulk
+from server.cli_load import load_app
 
 app = typer.Typer(
     help="Weft: a knowledge graph of papers, researchers and institutions on Neo4j.",
@@ -21,6 +23,9 @@ app = typer.Typer(
 )
 neo4j_app = typer.Typer(help="Run the local Neo4j Community server (fetched from Maven Central).", no_args_is_help=True)
 app.add_typer(neo4j_app, name="neo4j")
+app.add_typer(load_app, name="load")
+cli_bulk.register(app)
+cli_analysis.register(app)
 console = Console(stderr=True)
 
 
