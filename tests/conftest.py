@@ -51,3 +51,26 @@ def driver(settings: Settings) -> Iterator[Driver]:
     with open_driver(settings) as d:
         reset(d, settings.neo4j_database)
         yield d
+
+
+@pytest.fixture(scope="module")
+def openalex_graph(driver: Driver, settings: Settings) -> Driver:
+    """An emptied database with every shared OpenAlex file loaded (works, authors, institutions)."""
+    from loaders.run import load_paths
+
+    load_paths(driver, [shared_path("openalex")], source="openalex", database=settings.neo4j_database)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def all_sources_graph(driver: Driver, settings: Settings) -> Driver:
+    """An emptied database with the shared OpenAlex, Semantic Scholar and arXiv files loaded."""
+    from loaders.run import load_paths
+
+    load_paths(
+        driver,
+        [shared_path("openalex"), shared_path("semanticscholar"), shared_path("arxiv")],
+        source="auto",
+        database=settings.neo4j_database,
+    )
+    return driver
