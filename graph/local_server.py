@@ -140,15 +140,33 @@ def run_admin(instance: Instance, args: list[str]) -> subprocess.CompletedProces
     return subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
 
 
+def is_local(settings: Settings) -> bool:
+    """True when NEO4J_URI names this machine, the only place weft starts a server."""
+    return settings.bolt_host in ("127.0.0.1", "localhost", "::1")
+
+
+def _alive(pid: int) -> bool:
+    """True while the process runs; reaps it first when it is our own exited child."""
+    try:
+        reaped, _ = os.waitpid(pid, os.WNOHANG)
+        if reaped == pid:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def read_pid(instance: Instance) -> int | None:
     """The pid of a running instance, or None (a stale pid file is removed)."""
     try:
         pid = int(instance.pid_file.read_text().strip())
     except (FileNotFoundError, ValueError):
         return None
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+    if not _alive(pid):
         instance.pid_file.unlink(missing_ok=True)
         return None
     return pid
@@ -169,7 +187,7 @@ def start(settings: Settings, echo=print) -> str:  # noqa: ANN001 - echo is prin
     instance = Instance(settings)
     if bolt_answers(settings):
         return f"Neo4j already answers at {settings.neo4j_uri}"
-    if settings.bolt_host not in ("127.0.0.1", "localhost", "::1"):
+    if not is_local(settings):
         raise Unavailable(f"nothing answers at {settings.neo4j_uri}, and it is not a local address to start on")
     began = time.monotonic()
     if read_pid(instance) is None:
@@ -214,9 +232,7 @@ def stop(settings: Settings, timeout_s: float = 60.0) -> str:
     os.killpg(pid, signal.SIGTERM)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+        if not _alive(pid):
             break
         time.sleep(0.3)
     else:

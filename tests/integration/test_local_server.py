@@ -1,0 +1,79 @@
+"""The project's own Neo4j provisioning: start, status, idempotent start, password, stop."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import replace
+
+import pytest
+from neo4j.exceptions import AuthError
+
+from graph import local_server
+from graph.settings import Settings, load_settings
+from neo4j import GraphDatabase
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _port_open(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture
+def scratch_settings() -> Settings:
+    """Settings for a throwaway instance on a free port, with a small heap."""
+    base = load_settings()
+    return replace(
+        base,
+        neo4j_uri=f"bolt://127.0.0.1:{_free_port()}",
+        neo4j_password="weft-test-password",
+        neo4j_heap="512m",
+        neo4j_pagecache="64m",
+    )
+
+
+def test_start_status_restart_and_stop_leave_nothing_behind(scratch_settings: Settings) -> None:
+    instance = local_server.Instance(scratch_settings)
+    try:
+        message = local_server.start(scratch_settings, echo=lambda _m: None)
+        assert message.startswith(f"Neo4j started at {scratch_settings.neo4j_uri}")
+        pid = local_server.read_pid(instance)
+        assert pid is not None
+        conf = (instance.conf_dir / "neo4j.conf").read_text()
+        assert f"server.bolt.listen_address=127.0.0.1:{scratch_settings.bolt_port}" in conf
+        assert "dbms.usage_report.enabled=false" in conf
+        assert "dbms.security.auth_enabled=true" in conf
+
+        assert "answers (local instance pid" in local_server.status(scratch_settings)
+        assert local_server.start(scratch_settings).startswith("Neo4j already answers")
+        assert local_server.read_pid(instance) == pid
+
+        with GraphDatabase.driver(scratch_settings.neo4j_uri, auth=scratch_settings.auth) as driver:
+            records, _, _ = driver.execute_query("RETURN 41 + 1 AS answer")
+            assert records[0]["answer"] == 42
+        with (
+            GraphDatabase.driver(scratch_settings.neo4j_uri, auth=("neo4j", "wrong")) as driver,
+            pytest.raises(AuthError),
+        ):
+            driver.verify_connectivity()
+    finally:
+        stopped = local_server.stop(scratch_settings)
+    assert stopped == f"Neo4j on port {scratch_settings.bolt_port} stopped"
+    assert local_server.read_pid(instance) is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert not _port_open(scratch_settings.bolt_port)
+    assert "does not answer" in local_server.status(scratch_settings)
+    assert local_server.stop(scratch_settings).startswith("no local Neo4j running")
+
+
+def test_only_a_local_uri_is_started() -> None:
+    assert local_server.is_local(replace(load_settings(), neo4j_uri="bolt://localhost:7700"))
+    assert not local_server.is_local(replace(load_settings(), neo4j_uri="neo4j://db.example.org:7687"))
