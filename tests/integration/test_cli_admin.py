@@ -1,0 +1,58 @@
+"""`weft migrate`, `weft reset`, `weft counts` against the real server."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from graph.migrate import counts
+from graph.settings import Settings
+from neo4j import Driver
+from queries import schema
+from server.cli import app
+
+runner = CliRunner()
+
+
+def _constraint_names(driver: Driver) -> set[str]:
+    records, _, _ = driver.execute_query("SHOW CONSTRAINTS YIELD name RETURN name")
+    return {r["name"] for r in records}
+
+
+def test_migrate_is_idempotent_and_creates_every_constraint(driver: Driver, settings: Settings) -> None:
+    for _ in range(2):
+        result = runner.invoke(app, ["migrate"])
+        assert result.exit_code == 0, result.output
+    expected = {s.split()[2] for s in schema.CONSTRAINTS}
+    assert expected <= _constraint_names(driver)
+
+
+def test_reset_asks_first_and_keeps_constraints(driver: Driver, settings: Settings) -> None:
+    driver.execute_query("UNWIND range(1, 25) AS i CREATE (:Paper {id: 'p-reset-' + i})")
+    declined = runner.invoke(app, ["reset"], input="n\n")
+    assert declined.exit_code == 1
+    assert counts(driver, settings.neo4j_database)["Paper"] == 25
+
+    accepted = runner.invoke(app, ["reset", "--yes"])
+    assert accepted.exit_code == 0, accepted.output
+    assert counts(driver, settings.neo4j_database) == {}
+    assert {s.split()[2] for s in schema.CONSTRAINTS} <= _constraint_names(driver)
+
+
+def test_counts_prints_each_label(driver: Driver) -> None:
+    driver.execute_query("CREATE (:Researcher {id: 'r-count-1'})-[:AUTHORED]->(:Paper {id: 'p-count-1'})")
+    result = runner.invoke(app, ["counts"])
+    assert result.exit_code == 0
+    assert "Researcher" in result.output and "AUTHORED" in result.output
+
+
+def test_a_dead_database_is_a_clear_error_not_a_traceback(monkeypatch) -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed_port = s.getsockname()[1]
+    monkeypatch.setenv("NEO4J_URI", f"bolt://127.0.0.1:{closed_port}")
+    result = runner.invoke(app, ["migrate"])
+    assert result.exit_code == 1
+    assert "UNAVAILABLE" in result.output and "Neo4j is unavailable" in result.output
+    assert "Traceback" not in result.output
