@@ -1,0 +1,173 @@
+"""`neo4j-admin database import full` into the local server: stop, import, start, migrate.
+
+The CSV folder comes from `loaders.csv_export` and holds `manifest.json` naming the header and
+data files per label and relationship type. The import replaces the whole database, so it
+only runs against the project's own local server (the one `weft neo4j start` runs), never a
+remote one or a server weft did not start.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graph import local_server
+from graph.driver import check_connectivity, open_driver
+from graph.errors import InvalidInput, Unavailable
+from graph.migrate import counts, migrate
+from graph.settings import Settings
+
+MANIFEST = "manifest.json"
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What one import did: counts in the database afterwards and where the time went."""
+
+    counts: dict[str, int]
+    admin_seconds: float
+    total_seconds: float
+    admin_output: str = field(repr=False, default="")
+
+    @property
+    def nodes(self) -> int:
+        return sum(n for name, n in self.counts.items() if name[:1].isupper() and not name.isupper())
+
+    @property
+    def relationships(self) -> int:
+        return sum(n for name, n in self.counts.items() if name.isupper())
+
+
+def read_manifest(csv_dir: Path) -> dict:
+    """The export's manifest, with every file it names checked to exist."""
+    path = csv_dir / MANIFEST
+    if not path.is_file():
+        raise InvalidInput(f"{csv_dir} has no {MANIFEST}; write the folder with `weft export-csv`")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        groups = [*manifest["nodes"], *manifest["relationships"]]
+        files = [csv_dir / name for group in groups for name in group["files"]]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InvalidInput(f"{path} is not a weft export manifest ({exc})") from exc
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise InvalidInput(f"{csv_dir}: files named in {MANIFEST} are missing: {', '.join(missing)}")
+    return manifest
+
+
+def admin_import_args(csv_dir: Path, manifest: dict, database: str, report_file: Path) -> list[str]:
+    """The `neo4j-admin` argv for a full import of the exported folder (pure)."""
+    # The database name goes first: --nodes/--relationships take every following word as a file.
+    args = [
+        "database", "import", "full", database,
+        "--overwrite-destination=true",
+        "--id-type=string",
+        "--delimiter=,",
+        f"--array-delimiter={manifest.get('array_delimiter', ';')}",
+        "--quote=\"",
+        "--bad-tolerance=0",
+        "--skip-bad-relationships=false",
+        "--skip-duplicate-nodes=false",
+        f"--report-file={report_file}",
+    ]
+    multiline = [str(csv_dir / name) for name in manifest.get("multiline_files", [])]
+    if multiline:
+        args += ["--multiline-fields-format=v2", f"--multiline-fields={','.join(multiline)}"]
+    for group in manifest["nodes"]:
+        files = ",".join(str(csv_dir / name) for name in group["files"])
+        args.append(f"--nodes={group['labels']}={files}")
+    for group in manifest["relationships"]:
+        files = ",".join(str(csv_dir / name) for name in group["files"])
+        args.append(f"--relationships={group['type']}={files}")
+    return args
+
+
+def _tail(text: str, lines: int = 25) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def failure_summary(output: str) -> str:
+    """The lines of neo4j-admin output that say why an import failed (causes, not stack frames)."""
+    keep = [
+        line.strip() for line in output.splitlines()
+        if line.strip() and not line.lstrip().startswith("at ") and not line.lstrip().startswith("...")
+    ]
+    causes = [line for line in keep if line.startswith("Caused by") or "Exception" in line]
+    return "\n".join(dict.fromkeys(causes + keep[-12:]))
+
+
+def discard_store(instance: local_server.Instance, database: str) -> None:
+    """Remove a database's store and transaction logs (the server must be stopped)."""
+    data = instance.home / "data"
+    for path in (data / "databases" / database, data / "transactions" / database):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def check_local(settings: Settings) -> local_server.Instance:
+    """The local instance for NEO4J_URI; refuses remote servers and servers weft did not start."""
+    if settings.bolt_host not in LOCAL_HOSTS:
+        raise InvalidInput(
+            f"import-csv replaces the store files of the local server; {settings.neo4j_uri} is not local"
+        )
+    instance = local_server.Instance(settings)
+    if local_server.read_pid(instance) is None and local_server.bolt_answers(settings):
+        raise InvalidInput(
+            f"a Neo4j answers at {settings.neo4j_uri} but weft did not start it (no pid in "
+            f"{instance.pid_file}); import-csv only replaces the database of `weft neo4j start`'s server"
+        )
+    return instance
+
+
+def import_csv(
+    settings: Settings, csv_dir: Path, echo: Callable[[str], object] = print
+) -> ImportSummary:
+    """Replace the local server's database with the CSV export in `csv_dir`, then migrate.
+
+    Stops the server, runs the import with --overwrite-destination, starts the server again
+    (also after a failed import, so it is never left down) and creates constraints and indexes.
+    """
+    began = time.monotonic()
+    csv_dir = csv_dir.resolve()
+    manifest = read_manifest(csv_dir)
+    instance = check_local(settings)
+    local_server.fetch_jars(instance)
+    if not (instance.conf_dir / "neo4j.conf").exists():
+        local_server.write_config(instance)
+    echo(local_server.stop(settings))
+    report_file = instance.home / "logs" / "import.report"
+    report_file.parent.mkdir(parents=True, exist_ok=True)
+    args = admin_import_args(csv_dir, manifest, settings.neo4j_database, report_file)
+    echo(f"neo4j-admin database import full into {settings.neo4j_database} from {csv_dir}")
+    admin_began = time.monotonic()
+    result = local_server.run_admin(instance, args)
+    admin_seconds = time.monotonic() - admin_began
+    output = result.stdout + result.stderr
+    if result.returncode != 0:
+        report = report_file.read_text(errors="replace") if report_file.exists() else ""
+        discard_store(instance, settings.neo4j_database)
+        try:
+            echo(local_server.start(settings))
+        except Unavailable as exc:
+            echo(f"the server did not come back after the failed import: {exc}")
+        raise InvalidInput(
+            f"neo4j-admin import failed (exit {result.returncode}); the half-written database "
+            f"{settings.neo4j_database} was removed and the server restarted with it empty.\n"
+            f"{failure_summary(output)}"
+            + (f"\nimport report ({report_file}):\n{_tail(report)}" if report.strip() else "")
+        )
+    echo(local_server.start(settings))
+    with open_driver(settings) as driver:
+        check_connectivity(driver, "connecting after the import")
+        migrate(driver, settings.neo4j_database)
+        found = counts(driver, settings.neo4j_database)
+    return ImportSummary(
+        counts=found,
+        admin_seconds=admin_seconds,
+        total_seconds=time.monotonic() - began,
+        admin_output=output,
+    )
