@@ -1,12 +1,93 @@
-"""Query fields for collaboration networks (extended by the network work)."""
+"""Query fields for collaboration networks: researcher and institution networks, collaboration paths."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import strawberry
+from strawberry.types import Info
+
+from graph.network import NetworkParams, researcher_network
+from graph.network_institutions import institution_network
+from graph.network_paths import collaboration_paths
+from schema.context import Context
+from schema.network import RankBy, ResearcherNetwork
+from schema.network_institution import InstitutionNetwork
+from schema.network_path import CollaborationPathResult
 
 
 @strawberry.type
 class NetworkQuery:
-    @strawberry.field(description="Network fields are being built; always true.")
-    def network_ready(self) -> bool:
-        return True
+    @strawberry.field(
+        description="A researcher's co-authorship network (from COAUTHORED_WITH) within `depth` hops "
+        "(1..3); ties lighter than `minWeight` are left out; with `yearFrom`/`yearTo` a tie's weight "
+        "counts only papers in that window. `limit` (1..1000) keeps the most relevant researchers by "
+        "`rankBy`, nearest first; null for an unknown id."
+    )
+    async def researcher_network(
+        self,
+        info: Info[Context, None],
+        id: str,
+        depth: int = 1,
+        min_weight: int = 1,
+        year_from: int | None = None,
+        year_to: int | None = None,
+        limit: int = 200,
+        rank_by: RankBy = RankBy.WEIGHT,
+    ) -> ResearcherNetwork | None:
+        ctx = info.context
+        params = NetworkParams(depth, min_weight, year_from, year_to, limit, rank_by.value)
+        network = await researcher_network(
+            ctx.driver, id, params, ctx.settings.neo4j_database, ctx.settings.query_timeout_s
+        )
+        return ResearcherNetwork.from_record(network) if network else None
+
+    @strawberry.field(
+        description="The shortest co-authorship paths (at most `maxLength` hops, 1..6, over ties of at "
+        "least `minWeight`) between two researchers, with the papers linking each hop; `path` is "
+        "null with a `reason` when there is none. Null when either id is unknown."
+    )
+    async def collaboration_path(
+        self,
+        info: Info[Context, None],
+        from_: Annotated[str, strawberry.argument(name="from")],
+        to: str,
+        max_length: int = 4,
+        min_weight: int = 1,
+        max_paths: int = 10,
+    ) -> CollaborationPathResult | None:
+        ctx = info.context
+        result = await collaboration_paths(
+            ctx.driver,
+            from_,
+            to,
+            ctx.settings.neo4j_database,
+            ctx.settings.query_timeout_s,
+            max_length=max_length,
+            min_weight=min_weight,
+            max_paths=max_paths,
+        )
+        return CollaborationPathResult.from_record(result) if result else None
+
+    @strawberry.field(
+        description="An institution (internal id, ROR or OpenAlex id) and the institutions its "
+        "researchers co-published with on at least `minWeight` papers, the strongest `limit - 1` "
+        "of them, with ties among all of them. Null for an unknown id."
+    )
+    async def institution_network(
+        self,
+        info: Info[Context, None],
+        id: str,
+        min_weight: int = 1,
+        limit: int = 200,
+    ) -> InstitutionNetwork | None:
+        ctx = info.context
+        network = await institution_network(
+            ctx.driver,
+            id,
+            ctx.settings.neo4j_database,
+            ctx.settings.query_timeout_s,
+            min_weight=min_weight,
+            limit=limit,
+        )
+        return InstitutionNetwork.from_record(network) if network else None

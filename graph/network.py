@@ -1,0 +1,245 @@
+"""Researcher ego networks: parameters, assembly from one Cypher read, ranking, truncation, cache.
+
+`researcher_network` reads the ego subgraph once (queries.network.EGO_SUBGRAPH), turns it into a
+canonical networkx graph (graph/nx_bridge.py), keeps the `limit` most relevant researchers and
+returns a `Network` whose analytics are computed on first use and cached with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import networkx as nx
+
+from graph.analytics import centrality, communities, structure
+from graph.errors import InvalidInput
+from graph.ids import normalize_openalex
+from graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
+from graph.nx_bridge import canonical_graph, data_version, read_rows
+from neo4j import AsyncDriver
+from queries import network as q
+
+MAX_DEPTH = 3
+MAX_LIMIT = 1000
+MAX_MIN_WEIGHT = 10_000
+YEAR_RANGE = (1000, 2100)
+RANK_BY = ("WEIGHT", "PAPERS", "CENTRALITY")
+
+
+@dataclass(frozen=True)
+class NetworkParams:
+    """The arguments every network query and export shares; `validated()` checks their ranges."""
+
+    depth: int = 1
+    min_weight: int = 1
+    year_from: int | None = None
+    year_to: int | None = None
+    limit: int = 200
+    rank_by: str = "WEIGHT"
+
+    @property
+    def windowed(self) -> bool:
+        return self.year_from is not None or self.year_to is not None
+
+    def validated(self) -> NetworkParams:
+        """Self, or InvalidInput naming the first bad argument (GraphQL argument names)."""
+        if not 1 <= self.depth <= MAX_DEPTH:
+            raise InvalidInput(f"depth must be between 1 and {MAX_DEPTH}, got {self.depth}", argument="depth")
+        if not 1 <= self.min_weight <= MAX_MIN_WEIGHT:
+            raise InvalidInput(
+                f"minWeight must be between 1 and {MAX_MIN_WEIGHT}, got {self.min_weight}", argument="minWeight"
+            )
+        if not 1 <= self.limit <= MAX_LIMIT:
+            raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}, got {self.limit}", argument="limit")
+        for name, year in (("yearFrom", self.year_from), ("yearTo", self.year_to)):
+            if year is not None and not YEAR_RANGE[0] <= year <= YEAR_RANGE[1]:
+                raise InvalidInput(
+                    f"{name} must be a year between {YEAR_RANGE[0]} and {YEAR_RANGE[1]}, got {year}", argument=name
+                )
+        if self.year_from is not None and self.year_to is not None and self.year_from > self.year_to:
+            raise InvalidInput(
+                f"yearFrom ({self.year_from}) is after yearTo ({self.year_to})", argument="yearFrom"
+            )
+        if self.rank_by not in RANK_BY:
+            raise InvalidInput(f"rankBy must be one of {', '.join(RANK_BY)}, got {self.rank_by}", argument="rankBy")
+        return self
+
+
+@dataclass
+class Network:
+    """A computed network around one centre; analytics describe `graph` (the returned nodes/edges).
+
+    Node attributes: `name`, `paper_count`, `distance` (hops from the centre; researcher networks);
+    edge attributes: `weight`, `first_year`, `last_year`.
+    """
+
+    kind: str
+    centre: str
+    graph: nx.Graph
+    truncated: bool
+    total_node_count: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def communities(self) -> dict[Hashable, int]:
+        """Node -> Louvain community number (seeded; 0 = largest community)."""
+        return communities.community_index(communities.louvain(self.graph))
+
+    @cached_property
+    def pagerank(self) -> dict[Hashable, float]:
+        return centrality.pagerank(self.graph)
+
+    @cached_property
+    def degree(self) -> dict[Hashable, float]:
+        return centrality.degree(self.graph)
+
+    @cached_property
+    def betweenness(self) -> dict[Hashable, float]:
+        return centrality.betweenness(self.graph)
+
+    @cached_property
+    def summary(self) -> structure.NetworkSummary:
+        return structure.summary(self.graph)
+
+
+def window_ties(
+    papers: Mapping[str, Mapping[str, int]], candidates: Iterable[tuple[str, str]], min_weight: int
+) -> list[tuple[str, str, dict[str, Any]]]:
+    """Ties recomputed from the papers two researchers share in the year window.
+
+    `papers` maps researcher id -> {paper id: year} (papers in the window only).
+
+    >>> window_ties({"a": {"p1": 2001, "p2": 2003}, "b": {"p1": 2001, "p2": 2003}, "c": {"p9": 2002}},
+    ...             [("a", "b"), ("a", "c")], 1)
+    [('a', 'b', {'weight': 2, 'first_year': 2001, 'last_year': 2003})]
+    """
+    ties = []
+    for a, b in candidates:
+        shared = papers.get(a, {}).keys() & papers.get(b, {}).keys()
+        if len(shared) >= min_weight:
+            years = [papers[a][p] for p in shared]
+            ties.append((a, b, {"weight": len(shared), "first_year": min(years), "last_year": max(years)}))
+    return ties
+
+
+def ego_graph_from_rows(rows: list[Mapping[str, Any]], params: NetworkParams) -> tuple[str, nx.Graph] | None:
+    """(centre id, full ego graph) from EGO_SUBGRAPH rows; None when the researcher is unknown.
+
+    Ties are the stored COAUTHORED_WITH ones, or, with a year window, recomputed from the papers
+    shared in the window; then only researchers within `depth` hops over the kept ties remain,
+    each with its `distance`.
+    """
+    if not rows:
+        return None
+    centre = rows[0]["centre"]
+    known = {row["id"] for row in rows}
+    candidates = [
+        (row["id"], tie["target"], tie) for row in rows for tie in row["ties"] if tie["target"] in known
+    ]
+    if params.windowed:
+        papers = {row["id"]: {p["id"]: p["year"] for p in row["papers"]} for row in rows}
+        ties = window_ties(papers, [(a, b) for a, b, _ in candidates], params.min_weight)
+        counts = {row["id"]: len(row["papers"]) for row in rows}
+    else:
+        ties = [
+            (a, b, {"weight": t["weight"], "first_year": t["first_year"], "last_year": t["last_year"]})
+            for a, b, t in candidates
+            if (t["weight"] or 0) >= params.min_weight
+        ]
+        counts = {row["id"]: row["paper_count"] for row in rows}
+    graph = canonical_graph(
+        ((row["id"], {"name": row["name"], "paper_count": counts[row["id"]]}) for row in rows), ties
+    )
+    distances = nx.single_source_shortest_path_length(graph, centre, cutoff=params.depth)
+    graph.remove_nodes_from([n for n in list(graph.nodes) if n not in distances])
+    nx.set_node_attributes(graph, distances, "distance")
+    return centre, graph
+
+
+def relevance(graph: nx.Graph, centre: str, rank_by: str) -> dict[str, float]:
+    """Each node's score under `rank_by` (higher = more relevant; the centre scores infinity).
+
+    WEIGHT: shared papers with the researchers one hop nearer the centre (for direct co-authors,
+    the tie to the centre); PAPERS: paper count; CENTRALITY: weighted PageRank in the whole ego graph.
+
+    >>> g = nx.Graph([("c", "a", {"weight": 1}), ("c", "b", {"weight": 5})])
+    >>> nx.set_node_attributes(g, {"c": 0, "a": 1, "b": 1}, "distance")
+    >>> relevance(g, "c", "WEIGHT")["b"]
+    5
+    """
+    if rank_by == "CENTRALITY":
+        scores: dict[str, float] = dict(centrality.pagerank(graph))
+    elif rank_by == "PAPERS":
+        scores = {n: graph.nodes[n].get("paper_count") or 0 for n in graph.nodes}
+    else:
+        dist = graph.nodes(data="distance")
+        scores = {
+            n: sum(w for _, m, w in graph.edges(n, data="weight", default=1) if dist[m] == dist[n] - 1)
+            for n in graph.nodes
+        }
+    scores[centre] = float("inf")
+    return scores
+
+
+def keep_most_relevant(graph: nx.Graph, centre: str, params: NetworkParams) -> Network:
+    """The `limit` most relevant nodes: nearest first, then by `rank_by` score, then by id.
+
+    Nearer rings are kept before farther ones, so the kept network stays connected to the centre.
+    """
+    scores = relevance(graph, centre, params.rank_by) if graph.number_of_nodes() > params.limit else {}
+    order = sorted(graph.nodes, key=lambda n: (graph.nodes[n]["distance"], -scores.get(n, 0), n))
+    kept = set(order[: params.limit])
+    trimmed = canonical_graph(
+        ((n, graph.nodes[n]) for n in kept),
+        ((a, b, attrs) for a, b, attrs in graph.edges(data=True) if a in kept and b in kept),
+    )
+    return Network(
+        kind="researcher",
+        centre=centre,
+        graph=trimmed,
+        truncated=len(kept) < graph.number_of_nodes(),
+        total_node_count=graph.number_of_nodes(),
+    )
+
+
+async def researcher_network(
+    driver: AsyncDriver,
+    researcher_id: str,
+    params: NetworkParams,
+    database: str,
+    timeout_s: float,
+    cache: VersionedCache = NETWORK_CACHE,
+) -> Network | None:
+    """The ego network of a researcher (internal id, alias or OpenAlex id); None when unknown.
+
+    Cached per (id, params, data_version): a repeat on unchanged data reads only the data version.
+    """
+    params = params.validated()
+    version = await data_version(driver, database, timeout_s)
+    key = ("researcher", researcher_id, params)
+    found = cache.get(key, version)
+    if found is not MISSING:
+        return found
+    rows = await read_rows(
+        driver,
+        q.EGO_SUBGRAPH,
+        {
+            "id": researcher_id,
+            "openalex_id": normalize_openalex(researcher_id),
+            "depth": params.depth,
+            "min_weight": params.min_weight,
+            "year_from": params.year_from,
+            "year_to": params.year_to,
+            "windowed": params.windowed,
+        },
+        database,
+        timeout_s,
+        f"reading the network of researcher {researcher_id!r}",
+    )
+    built = ego_graph_from_rows(rows, params)
+    network = keep_most_relevant(built[1], built[0], params) if built else None
+    cache.put(key, version, network)
+    return network

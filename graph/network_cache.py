@@ -1,0 +1,74 @@
+"""A process-wide cache of computed networks keyed by (query, data_version).
+
+A repeated query with the same parameters on the same data returns the same computed object
+(its lazily computed analytics included), so nothing is recomputed. When a load bumps
+`(:Meta {key: 'graph'}).data_version`, the next lookup sees a newer version and drops every entry
+computed from older data.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
+
+MISSING = object()
+
+
+class VersionedCache:
+    """A small LRU of values keyed by (key, data_version); a newer version clears the rest.
+
+    >>> cache = VersionedCache(max_entries=2)
+    >>> cache.put(("a",), 1, "A1")
+    >>> cache.get(("a",), 1)
+    'A1'
+    >>> cache.get(("a",), 2) is MISSING, len(cache)
+    (True, 0)
+    """
+
+    def __init__(self, max_entries: int = 128) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[tuple[Hashable, Any], Any] = OrderedDict()
+        self._version: Any = None
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _see_version(self, version: Any) -> None:
+        if version != self._version:
+            self._entries.clear()
+            self._version = version
+
+    def get(self, key: Hashable, version: Any) -> Any:
+        """The cached value for `key` at `version`, or MISSING."""
+        with self._lock:
+            self._see_version(version)
+            value = self._entries.get((key, version), MISSING)
+            if value is MISSING:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._entries.move_to_end((key, version))
+            return value
+
+    def put(self, key: Hashable, version: Any, value: Any) -> None:
+        """Store `value`; evicts the least recently used entry beyond `max_entries`."""
+        with self._lock:
+            self._see_version(version)
+            self._entries[(key, version)] = value
+            self._entries.move_to_end((key, version))
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        """Drop everything (tests and `weft analytics` use it)."""
+        with self._lock:
+            self._entries.clear()
+            self._version = None
+
+
+NETWORK_CACHE = VersionedCache()

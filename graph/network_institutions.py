@@ -1,0 +1,113 @@
+"""Institution networks: institutions linked by papers their researchers wrote together.
+
+One Cypher read (queries.network.INSTITUTION_SUBGRAPH) gives the centre, every institution stated
+on at least `min_weight` of the centre's papers, and each one's paper ids; a tie's weight is the
+number of papers stating both institutions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+from graph.errors import InvalidInput
+from graph.ids import normalize_openalex, normalize_ror
+from graph.network import MAX_LIMIT, Network
+from graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
+from graph.nx_bridge import canonical_graph, data_version, read_rows
+from neo4j import AsyncDriver
+from queries import network as q
+
+
+def check_institution_args(min_weight: int, limit: int) -> None:
+    """InvalidInput naming the argument when one is out of range."""
+    if min_weight < 1:
+        raise InvalidInput(f"minWeight must be at least 1, got {min_weight}", argument="minWeight")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}, got {limit}", argument="limit")
+
+
+def institution_network_from_rows(
+    rows: list[Mapping[str, Any]], min_weight: int, limit: int
+) -> Network | None:
+    """The network from INSTITUTION_SUBGRAPH rows: the centre plus its `limit - 1` strongest partners.
+
+    >>> rows = [{"centre": "i1", "id": "i1", "name": "A", "country": "GB", "papers": ["p1", "p2"]},
+    ...         {"centre": "i1", "id": "i2", "name": "B", "country": "US", "papers": ["p1", "p2"]},
+    ...         {"centre": "i1", "id": "i3", "name": "C", "country": None, "papers": ["p2", "p9"]}]
+    >>> n = institution_network_from_rows(rows, 1, 10)
+    >>> sorted(n.graph.edges(data="weight"))
+    [('i1', 'i2', 2), ('i1', 'i3', 1), ('i2', 'i3', 1)]
+    """
+    if not rows:
+        return None
+    centre = rows[0]["centre"]
+    papers = {row["id"]: set(row["papers"]) for row in rows}
+    to_centre = {i: len(papers[i] & papers[centre]) for i in papers if i != centre}
+    partners = sorted(
+        (i for i, w in to_centre.items() if w >= min_weight), key=lambda i: (-to_centre[i], i)
+    )
+    kept = [centre, *partners[: limit - 1]]
+    by_id = {row["id"]: row for row in rows}
+    ties = []
+    for a, b in combinations(kept, 2):
+        shared = len(papers[a] & papers[b])
+        if shared >= min_weight:
+            ties.append((a, b, {"weight": shared}))
+    graph = canonical_graph(
+        (
+            (
+                i,
+                {
+                    "name": by_id[i]["name"],
+                    "country": by_id[i]["country"],
+                    "paper_count": len(papers[i]),
+                    "distance": 0 if i == centre else 1,
+                },
+            )
+            for i in kept
+        ),
+        ties,
+    )
+    return Network(
+        kind="institution",
+        centre=centre,
+        graph=graph,
+        truncated=len(partners) > limit - 1,
+        total_node_count=len(partners) + 1,
+    )
+
+
+async def institution_network(
+    driver: AsyncDriver,
+    institution_id: str,
+    database: str,
+    timeout_s: float,
+    min_weight: int = 1,
+    limit: int = 200,
+    cache: VersionedCache = NETWORK_CACHE,
+) -> Network | None:
+    """The co-publication network of an institution (internal id, ROR or OpenAlex id); None if unknown."""
+    check_institution_args(min_weight, limit)
+    version = await data_version(driver, database, timeout_s)
+    key = ("institution", institution_id, min_weight, limit)
+    found = cache.get(key, version)
+    if found is not MISSING:
+        return found
+    rows = await read_rows(
+        driver,
+        q.INSTITUTION_SUBGRAPH,
+        {
+            "id": institution_id,
+            "ror": normalize_ror(institution_id),
+            "openalex_id": normalize_openalex(institution_id),
+            "min_weight": min_weight,
+        },
+        database,
+        timeout_s,
+        f"reading the network of institution {institution_id!r}",
+    )
+    network = institution_network_from_rows(rows, min_weight, limit)
+    cache.put(key, version, network)
+    return network
