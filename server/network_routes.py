@@ -1,7 +1,82 @@
-"""HTTP routes for network exports and the network page (filled in by the network work)."""
+"""HTTP routes for collaboration networks: exports, the network page and its static files."""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+from collections.abc import Mapping
 
-routes: list[BaseRoute] = []
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from graph.errors import InvalidInput, WeftError
+from graph.network import NetworkParams, researcher_network
+from server import exports
+from server.pages import STATIC, network_page
+
+INT_PARAMS = {"depth": "depth", "minWeight": "min_weight", "yearFrom": "year_from", "yearTo": "year_to", "limit": "limit"}
+KNOWN_PARAMS = {*INT_PARAMS, "rankBy"}
+
+
+def params_from_query(query: Mapping[str, str]) -> NetworkParams:
+    """NetworkParams from the same query parameters as the GraphQL field; InvalidInput when bad."""
+    unknown = sorted(set(query) - KNOWN_PARAMS)
+    if unknown:
+        raise InvalidInput(f"unknown query parameter {unknown[0]!r}", argument=unknown[0])
+    values: dict[str, int | str] = {}
+    for name, field in INT_PARAMS.items():
+        raw = query.get(name)
+        if raw is None or raw == "":
+            continue
+        try:
+            values[field] = int(raw)
+        except ValueError as exc:
+            raise InvalidInput(f"{name} must be a whole number, got {raw!r}", argument=name) from exc
+    if query.get("rankBy"):
+        values["rank_by"] = query["rankBy"].upper()
+    return NetworkParams(**values).validated()  # type: ignore[arg-type]
+
+
+def error_response(exc: WeftError, status: int) -> JSONResponse:
+    body = {"error": {"code": exc.code, "message": str(exc)}}
+    if isinstance(exc, InvalidInput) and exc.argument:
+        body["error"]["argument"] = exc.argument
+    return JSONResponse(body, status_code=status)
+
+
+async def export_network(request: Request) -> Response:
+    """GET /export/researchers/{id}/network.{graphml|gexf|json}: the network as a file."""
+    researcher_id, fmt = request.path_params["id"], request.path_params["fmt"]
+    if fmt not in exports.FORMATS:
+        return error_response(
+            InvalidInput(f"format must be one of {', '.join(exports.FORMATS)}, got {fmt!r}", argument="format"),
+            404,
+        )
+    settings = request.app.state.settings
+    try:
+        params = params_from_query(request.query_params)
+        network = await researcher_network(
+            request.app.state.driver, researcher_id, params, settings.neo4j_database, settings.query_timeout_s
+        )
+    except InvalidInput as exc:
+        return error_response(exc, 400)
+    except WeftError as exc:
+        return error_response(exc, 503 if exc.code == "UNAVAILABLE" else 500)
+    if network is None:
+        return JSONResponse(
+            {"error": {"code": "NOT_FOUND", "message": f"no researcher has the id {researcher_id!r}"}},
+            status_code=404,
+        )
+    body = exports.render(network, fmt)
+    filename = f"network-{network.centre}.{fmt}"
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    if isinstance(body, dict):
+        return JSONResponse(body, headers=headers)
+    return Response(body, media_type=exports.FORMATS[fmt], headers=headers)
+
+
+routes: list[BaseRoute] = [
+    Route("/export/researchers/{id}/network.{fmt}", export_network, methods=["GET"]),
+    Route("/researchers/{id}/network", network_page, methods=["GET"]),
+    Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+]
