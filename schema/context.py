@@ -1,4 +1,4 @@
-"""The typed per-request context: the process's driver, settings, and this request's DataLoaders."""
+"""The typed per-request context: the process's driver, settings, this request's reader and DataLoaders."""
 
 from __future__ import annotations
 
@@ -8,17 +8,20 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
+from strawberry.types import Info as StrawberryInfo
 
+from graph.reads.reader import GraphReader
 from graph.settings import Settings
 from neo4j import AsyncDriver
+from schema.loaders import Loaders
 
 
 @dataclass
 class Context:
     """What every resolver gets as `info.context`.
 
-    `loaders` holds DataLoaders created fresh for each request (never shared across requests);
-    schema modules create theirs lazily with `context.loader(name, factory)`.
+    `reader` runs this request's Cypher (and counts it); `data` holds the request's DataLoaders.
+    `loaders` is a free-form registry for other schema modules (`context.loader(name, factory)`).
     """
 
     request: Request
@@ -26,10 +29,19 @@ class Context:
     driver: AsyncDriver
     settings: Settings
     request_id: str
+    reader: GraphReader = field(init=False)
+    data: Loaders = field(init=False)
     loaders: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.reader = GraphReader(self.driver, self.settings.neo4j_database, self.settings.query_timeout_s)
+        self.data = Loaders(self.reader)
 
     def loader(self, name: str, factory: Callable[[], Any]) -> Any:
         """This request's DataLoader called `name`, created by `factory()` on first use."""
         if name not in self.loaders:
             self.loaders[name] = factory()
         return self.loaders[name]
+
+
+Info = StrawberryInfo[Context, None]

@@ -1,0 +1,183 @@
+"""Parsing the id strings clients send into the node keys to look up (pure, unit-tested).
+
+Each `parse_*_id` returns the candidate keys for one raw id, most specific first, as
+`IdKey(property, value)` pairs; `property` is a Paper/Researcher/Institution property name,
+`"alias"` (an old internal id kept in `aliases`) or `"name"` (an institution's exact name).
+An empty list means the string cannot be an id of that kind.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from graph.ids import (
+    normalize_arxiv,
+    normalize_doi,
+    normalize_openalex,
+    normalize_orcid,
+    normalize_ror,
+)
+
+
+@dataclass(frozen=True)
+class IdKey:
+    """One way to find a node: `property` equals `value`."""
+
+    property: str
+    value: str | int
+
+
+_INTERNAL = re.compile(r"^([pric][a-z2-7]{11})(?:-[\w\-]*)?$")
+_S2_PAPER = re.compile(r"^(?:s2:)?([0-9a-f]{40})$", re.IGNORECASE)
+_CORPUS = re.compile(r"^(?:corpusid|corpus|s2corpus)[:_ ]?(\d+)$", re.IGNORECASE)
+_MAG = re.compile(r"^mag:(\d+)$", re.IGNORECASE)
+_PMID = re.compile(r"^(?:pmid:|https?://pubmed\.ncbi\.nlm\.nih\.gov/)(\d+)/?$", re.IGNORECASE)
+_S2_AUTHOR = re.compile(r"^(?:s2:|https?://www\.semanticscholar\.org/author/(?:[^/]+/)?)?(\d{1,12})$", re.IGNORECASE)
+_MAX_ID_LENGTH = 300
+
+
+def slugify(text: str | None, max_words: int = 8) -> str:
+    """URL words from a title or name: ASCII, lowercase, hyphen-joined, at most `max_words`.
+
+    >>> slugify("Computing Machinery and Intelligence")
+    'computing-machinery-and-intelligence'
+    """
+    folded = unicodedata.normalize("NFKD", text or "")
+    ascii_text = folded.encode("ascii", "ignore").decode("ascii").lower()
+    words = re.findall(r"[a-z0-9]+", ascii_text)
+    return "-".join(words[:max_words])
+
+
+def fold_name(text: str | None) -> str:
+    """Case-, accent- and spacing-insensitive comparison form of a name.
+
+    >>> fold_name("  Université  de Montréal ") == fold_name("universite de montreal")
+    True
+    """
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return re.sub(r"\s+", " ", stripped.replace("\u2010", "-")).strip().casefold()
+
+
+def _internal(raw: str, prefix: str) -> list[IdKey]:
+    """The internal id (or a slug starting with one) of the given prefix, also tried as an alias."""
+    m = _INTERNAL.match(raw)
+    if not m or not m.group(1).startswith(prefix):
+        return []
+    return [IdKey("id", m.group(1)), IdKey("alias", m.group(1))]
+
+
+def _clean(raw: str | None) -> str:
+    return (raw or "").strip()[:_MAX_ID_LENGTH]
+
+
+def parse_paper_id(raw: str | None) -> list[IdKey]:
+    """Keys for a paper id: internal id or slug, DOI, arXiv id, OpenAlex W, S2 paperId, CorpusId, MAG, PMID.
+
+    >>> parse_paper_id("arXiv:2110.15032v6")
+    [IdKey(property='arxiv_id', value='2110.15032')]
+    """
+    text = _clean(raw)
+    if not text:
+        return []
+    keys = _internal(text, "p")
+    doi = normalize_doi(text)
+    arxiv = normalize_arxiv(text)
+    if arxiv:
+        keys.append(IdKey("arxiv_id", arxiv))
+    if doi:
+        keys.append(IdKey("doi", doi))
+    openalex = normalize_openalex(text)
+    if openalex and openalex.startswith("W"):
+        keys.append(IdKey("openalex_id", openalex))
+    if m := _S2_PAPER.match(text):
+        keys.append(IdKey("s2_id", m.group(1).lower()))
+    if m := _CORPUS.match(text):
+        keys.append(IdKey("corpus_id", int(m.group(1))))
+    if m := _MAG.match(text):
+        keys.append(IdKey("mag_id", int(m.group(1))))
+    if m := _PMID.match(text):
+        keys.append(IdKey("pmid", int(m.group(1))))
+    return keys
+
+
+def parse_researcher_id(raw: str | None) -> list[IdKey]:
+    """Keys for a researcher id: internal id or slug, OpenAlex A, ORCID (bare or URL), S2 author id.
+
+    >>> parse_researcher_id("https://orcid.org/0000-0002-1825-0097")
+    [IdKey(property='orcid', value='0000-0002-1825-0097')]
+    """
+    text = _clean(raw)
+    if not text:
+        return []
+    keys = _internal(text, "r")
+    openalex = normalize_openalex(text)
+    if openalex and openalex.startswith("A"):
+        keys.append(IdKey("openalex_id", openalex))
+    orcid = normalize_orcid(text)
+    if orcid:
+        keys.append(IdKey("orcid", orcid))
+    if m := _S2_AUTHOR.match(text):
+        keys.append(IdKey("s2_id", m.group(1)))
+    return keys
+
+
+def parse_institution_id(raw: str | None) -> list[IdKey]:
+    """Keys for an institution: internal id or slug, ROR (short or URL), OpenAlex I, else its exact name.
+
+    >>> parse_institution_id("https://ror.org/05dxps055")
+    [IdKey(property='ror', value='05dxps055')]
+    """
+    text = _clean(raw)
+    if not text:
+        return []
+    keys = _internal(text, "i")
+    ror = normalize_ror(text)
+    if ror:
+        keys.append(IdKey("ror", ror))
+    openalex = normalize_openalex(text)
+    if openalex and openalex.startswith("I"):
+        keys.append(IdKey("openalex_id", openalex))
+    if not keys:
+        keys.append(IdKey("name", fold_name(text)))
+    return keys
+
+
+def escape_lucene(text: str) -> str:
+    """A full-text query matching the words of `text` (all required) with Lucene syntax neutralised.
+
+    Every special character is backslash-escaped and the operators AND/OR/NOT lose their meaning,
+    so hostile input can neither break the query parser nor change what is matched.
+
+    >>> escape_lucene('graph (neural) OR "nets"')
+    'graph AND \\\\(neural\\\\) AND or AND \\\\"nets\\\\"'
+    """
+    terms = [_escape_term(term) for term in text.split()]
+    return " AND ".join(t for t in terms if t)
+
+
+def prefix_query(prefix: str) -> str:
+    """A full-text query for completions: every word required, the last one as a prefix.
+
+    >>> prefix_query("deep lea")
+    'deep AND lea*'
+    """
+    terms = [_escape_term(term) for term in prefix.split()]
+    terms = [t for t in terms if t]
+    if not terms:
+        return ""
+    if terms[-1][-1:].isalnum():
+        terms[-1] += "*"
+    return " AND ".join(terms)
+
+
+_LUCENE_SPECIAL = set('+-&|!(){}[]^"~*?:\\/')
+
+
+def _escape_term(term: str) -> str:
+    """One whitespace-free term, escaped; Lucene operator words lowercased so they match as words."""
+    if term in ("AND", "OR", "NOT"):
+        return term.lower()
+    return "".join("\\" + ch if ch in _LUCENE_SPECIAL else ch for ch in term)

@@ -1,0 +1,1 @@
+"""Read-only access for the API: each module runs the Cypher of one queries/read_*.py module."""

@@ -1,0 +1,97 @@
+"""Institution reads: lookup by any id form or exact name, hierarchy, roster and collaborators."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.errors import InvalidInput
+from graph.lookup_ids import escape_lucene, fold_name, parse_institution_id
+from graph.reads.papers import Page, keys_param
+from graph.reads.reader import GraphReader
+from queries import read_institutions as q
+
+Row = dict[str, Any]
+
+
+async def find_institution(reader: GraphReader, raw_id: str, argument: str = "id") -> Row | None:
+    """The institution for any accepted id form or exact (alternative) name, or None.
+
+    A name shared by several institutions raises InvalidInput listing the candidates.
+    """
+    keys = parse_institution_id(raw_id)
+    if not keys:
+        return None
+    if keys[0].property == "name":
+        return await _find_by_name(reader, raw_id, str(keys[0].value), argument)
+    found = await reader.one(q.INSTITUTION_LOOKUP, {"keys": keys_param(keys)}, "looking up an institution")
+    if found is None and any(k.property == "alias" for k in keys):
+        alias = next(k.value for k in keys if k.property == "alias")
+        found = await reader.one(q.INSTITUTION_BY_ALIAS, {"value": alias}, "looking up an institution alias")
+    return found["node"] if found else None
+
+
+def _names(node: Row) -> set[str]:
+    names = [node.get("name"), *(node.get("alt_names") or []), *(node.get("acronyms") or [])]
+    return {fold_name(n) for n in names if n}
+
+
+async def _find_by_name(reader: GraphReader, raw: str, folded: str, argument: str) -> Row | None:
+    query = escape_lucene(raw)
+    if not query:
+        return None
+    rows = await reader.rows(q.INSTITUTION_NAME_CANDIDATES, {"query": query}, "looking up an institution name")
+    matches = [r["node"] for r in rows if folded in _names(r["node"])]
+    if len(matches) > 1:
+        listed = "; ".join(f"{m.get('name')} ({m.get('id')}, ROR {m.get('ror')})" for m in matches[:10])
+        raise InvalidInput(
+            f"`{argument}`: the name {raw!r} is ambiguous; {len(matches)} institutions have it: {listed}",
+            argument=argument,
+        )
+    return matches[0] if matches else None
+
+
+async def institutions_by_ids(reader: GraphReader, ids: list[str]) -> dict[str, Row]:
+    """`{id: properties}` for the ids that exist."""
+    rows = await reader.rows(q.INSTITUTIONS_BY_IDS, {"ids": ids}, "loading institutions")
+    return {r["id"]: r["node"] for r in rows}
+
+
+async def parents_of(reader: GraphReader, ids: list[str]) -> dict[str, list[Row]]:
+    """`{id: [parent properties]}`."""
+    rows = await reader.rows(q.PARENTS_OF_INSTITUTIONS, {"ids": ids}, "loading parent institutions")
+    out: dict[str, list[Row]] = {i: [] for i in ids}
+    for r in rows:
+        out[r["id"]].append(r["parent"])
+    return out
+
+
+async def children_of(reader: GraphReader, ids: list[str]) -> dict[str, list[Row]]:
+    """`{id: [child properties]}`."""
+    rows = await reader.rows(q.CHILDREN_OF_INSTITUTIONS, {"ids": ids}, "loading child institutions")
+    out: dict[str, list[Row]] = {i: [] for i in ids}
+    for r in rows:
+        out[r["id"]].append(r["child"])
+    return out
+
+
+async def family(reader: GraphReader, institution_id: str, include_children: bool) -> list[str]:
+    """The institution's id, plus its descendants' ids through PART_OF when `include_children`."""
+    params = {"id": institution_id, "include_children": include_children}
+    row = await reader.one(q.INSTITUTION_FAMILY, params, "expanding the institution hierarchy")
+    return row["ids"] if row else [institution_id]
+
+
+async def roster_page(
+    reader: GraphReader, ids: list[str], year_from: int | None, year_to: int | None, skip: int, limit: int
+) -> Page:
+    """Researchers affiliated with any of `ids` in the years asked, most papers there first."""
+    params = {"ids": ids, "year_from": year_from, "year_to": year_to, "skip": skip, "end": skip + limit}
+    row = await reader.one(q.ROSTER_PAGE, params, "listing the roster")
+    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
+
+
+async def collaborator_page(reader: GraphReader, institution_id: str, skip: int, limit: int) -> Page:
+    """Institutions whose researchers co-author with this one's, heaviest first."""
+    params = {"id": institution_id, "skip": skip, "end": skip + limit}
+    row = await reader.one(q.COLLABORATOR_PAGE, params, "listing collaborating institutions")
+    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)

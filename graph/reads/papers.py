@@ -1,0 +1,110 @@
+"""Paper reads: lookup by any id form, batched authors/categories, filtered and citation pages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from graph.lookup_ids import IdKey, parse_paper_id
+from graph.reads.reader import GraphReader
+from queries import read_papers as q
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a longer list: the rows shown and how many the whole list has."""
+
+    rows: list[Row]
+    total: int
+
+
+def keys_param(keys: list[IdKey]) -> list[dict[str, Any]]:
+    """The `$keys` parameter of a *_LOOKUP query (aliases are looked up separately)."""
+    return [{"property": k.property, "value": k.value} for k in keys if k.property != "alias"]
+
+
+async def find_paper(reader: GraphReader, raw_id: str) -> Row | None:
+    """The paper's properties for any accepted id form, or None when nothing answers to it."""
+    keys = parse_paper_id(raw_id)
+    if not keys:
+        return None
+    found = await reader.one(q.PAPER_LOOKUP, {"keys": keys_param(keys)}, "looking up a paper")
+    if found is None and any(k.property == "alias" for k in keys):
+        alias = next(k.value for k in keys if k.property == "alias")
+        found = await reader.one(q.PAPER_BY_ALIAS, {"value": alias}, "looking up a paper alias")
+    return found["node"] if found else None
+
+
+async def papers_by_ids(reader: GraphReader, ids: list[str]) -> dict[str, Row]:
+    """`{id: properties}` for the ids that exist."""
+    rows = await reader.rows(q.PAPERS_BY_IDS, {"ids": ids}, "loading papers")
+    return {r["id"]: r["node"] for r in rows}
+
+
+async def authorships_of(reader: GraphReader, paper_ids: list[str]) -> dict[str, list[Row]]:
+    """`{paper id: [{researcher, authorship}]}` in author order."""
+    rows = await reader.rows(q.AUTHORSHIPS_OF_PAPERS, {"ids": paper_ids}, "loading paper authors")
+    out: dict[str, list[Row]] = {pid: [] for pid in paper_ids}
+    for r in rows:
+        out[r["paper_id"]].append(r)
+    return out
+
+
+async def categories_of(reader: GraphReader, paper_ids: list[str]) -> dict[str, list[Row]]:
+    """`{paper id: [{category, primary, score}]}`, primary and best-scored first."""
+    rows = await reader.rows(q.CATEGORIES_OF_PAPERS, {"ids": paper_ids}, "loading paper categories")
+    out: dict[str, list[Row]] = {pid: [] for pid in paper_ids}
+    for r in rows:
+        out[r["paper_id"]].append(r)
+    return out
+
+
+@dataclass(frozen=True)
+class PaperFilter:
+    """Which papers a page draws from; None means 'no restriction'."""
+
+    researcher: str | None = None
+    institutions: list[str] | None = None
+    categories: list[str] | None = None
+    year_from: int | None = None
+    year_to: int | None = None
+    min_citations: int | None = None
+
+
+async def paper_page(reader: GraphReader, where: PaperFilter, sort: str, skip: int, limit: int) -> Page:
+    """Papers matching `where` in `sort` order (NEWEST, OLDEST, MOST_CITED), rows skip..skip+limit."""
+    params = {
+        "researcher": where.researcher,
+        "institutions": where.institutions,
+        "categories": where.categories,
+        "year_from": where.year_from,
+        "year_to": where.year_to,
+        "min_citations": where.min_citations,
+        "sort": sort,
+        "skip": skip,
+        "end": skip + limit,
+    }
+    row = await reader.one(q.PAPER_PAGE, params, "listing papers")
+    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
+
+
+async def cited_by_page(reader: GraphReader, paper_id: str, sort: str, skip: int, limit: int) -> Page:
+    """Loaded papers citing `paper_id`, in `sort` order."""
+    params = {"id": paper_id, "sort": sort, "skip": skip, "end": skip + limit}
+    row = await reader.one(q.CITED_BY_PAGE, params, "listing citing papers")
+    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
+
+
+async def references_page(reader: GraphReader, paper_id: str, skip: int, limit: int) -> Page:
+    """Loaded papers `paper_id` cites, most cited first."""
+    params = {"id": paper_id, "skip": skip, "end": skip + limit}
+    row = await reader.one(q.REFERENCES_PAGE, params, "listing references")
+    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
+
+
+async def find_categories(reader: GraphReader, raw: str) -> list[Row]:
+    """Categories whose id, key or (case-insensitive) name is `raw`."""
+    rows = await reader.rows(q.CATEGORY_LOOKUP, {"value": raw.strip()}, "looking up a category")
+    return [r["node"] for r in rows]

@@ -1,0 +1,45 @@
+"""Full-text search and autocomplete over the paper, researcher and institution indexes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.errors import InvalidInput
+from graph.lookup_ids import escape_lucene, prefix_query
+from graph.reads.papers import Page
+from graph.reads.reader import GraphReader
+from queries import read_search as q
+
+Row = dict[str, Any]
+
+INDEX_OF = {"PAPER": "paper_text", "RESEARCHER": "researcher_text", "INSTITUTION": "institution_text"}
+KIND_OF = {index: kind for kind, index in INDEX_OF.items()}
+
+
+async def search_page(reader: GraphReader, text: str, kinds: list[str], skip: int, limit: int) -> Page:
+    """Hits `{kind, score, node}` for the words of `text` (Lucene syntax neutralised), best first."""
+    query = escape_lucene(text)
+    if not query:
+        raise InvalidInput("`query` must contain at least one word", argument="query")
+    params = {"indexes": [INDEX_OF[k] for k in kinds], "query": query, "skip": skip, "end": skip + limit}
+    try:
+        row = await reader.one(q.SEARCH_PAGE, params, "searching")
+    except InvalidInput as exc:
+        raise InvalidInput(f"`query` could not be searched: {exc}", argument="query") from exc
+    if not row:
+        return Page([], 0)
+    rows = [{**hit, "kind": KIND_OF[hit["kind"]]} for hit in row["page"]]
+    return Page(rows=rows, total=row["total"])
+
+
+async def autocomplete(reader: GraphReader, prefix: str, kinds: list[str], limit: int) -> list[Row]:
+    """Completions `{kind, id, label, score}` for the words typed so far, the last one as a prefix."""
+    query = prefix_query(prefix)
+    if not query:
+        return []
+    params = {"indexes": [INDEX_OF[k] for k in kinds], "query": query, "limit": limit}
+    try:
+        rows = await reader.rows(q.AUTOCOMPLETE, params, "completing")
+    except InvalidInput as exc:
+        raise InvalidInput(f"`prefix` could not be completed: {exc}", argument="prefix") from exc
+    return [{**r, "kind": KIND_OF[r["kind"]]} for r in rows]

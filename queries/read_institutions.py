@@ -1,0 +1,87 @@
+"""Read queries for institutions: lookups, hierarchy, roster, collaborating institutions."""
+
+from typing import LiteralString
+
+# The institution answering the first matching key of $keys ([{property, value}]): node.
+INSTITUTION_LOOKUP: LiteralString = """
+UNWIND range(0, size($keys) - 1) AS rank
+WITH rank, $keys[rank] AS k
+CALL (k) {
+  MATCH (n:Institution) WHERE k.property = 'id' AND n.id = k.value RETURN n
+  UNION MATCH (n:Institution) WHERE k.property = 'ror' AND n.ror = k.value RETURN n
+  UNION MATCH (n:Institution) WHERE k.property = 'openalex_id' AND n.openalex_id = k.value RETURN n
+}
+RETURN n {.*} AS node ORDER BY rank LIMIT 1
+"""
+
+# The institution that kept $value among its `aliases` after a merge: node.
+INSTITUTION_BY_ALIAS: LiteralString = """
+MATCH (n:Institution) WHERE $value IN n.aliases RETURN n {.*} AS node LIMIT 1
+"""
+
+# Full-text candidates for an exact-name lookup ($query is an escaped phrase): node.
+INSTITUTION_NAME_CANDIDATES: LiteralString = """
+CALL db.index.fulltext.queryNodes('institution_text', $query, {limit: 200}) YIELD node
+RETURN node {.*} AS node
+"""
+
+# Institutions by internal id (DataLoader): id, node.
+INSTITUTIONS_BY_IDS: LiteralString = """
+UNWIND $ids AS id MATCH (n:Institution {id: id}) RETURN id, n {.*} AS node
+"""
+
+# Parents of many institutions (DataLoader): id, parent (node map).
+PARENTS_OF_INSTITUTIONS: LiteralString = """
+UNWIND $ids AS iid
+MATCH (:Institution {id: iid})-[:PART_OF]->(parent:Institution)
+RETURN iid AS id, parent {.*} AS parent ORDER BY id, parent.name
+"""
+
+# Children of many institutions (DataLoader): id, child (node map).
+CHILDREN_OF_INSTITUTIONS: LiteralString = """
+UNWIND $ids AS iid
+MATCH (:Institution {id: iid})<-[:PART_OF]-(child:Institution)
+RETURN iid AS id, child {.*} AS child ORDER BY id, child.name
+"""
+
+# Ids of $id and (when $include_children) every institution PART_OF it, transitively: ids.
+INSTITUTION_FAMILY: LiteralString = """
+MATCH (root:Institution {id: $id})
+OPTIONAL MATCH (c:Institution)-[:PART_OF*1..6]->(root) WHERE $include_children
+RETURN [root.id] + collect(DISTINCT c.id) AS ids
+"""
+
+# One page of researchers affiliated with any of $ids, the years overlapping $year_from..$year_to,
+# most papers stating these institutions first: total, page [{researcher, paper_count, first_year, last_year}].
+ROSTER_PAGE: LiteralString = """
+MATCH (r:Researcher)-[af:AFFILIATED_WITH]->(i:Institution)
+WHERE i.id IN $ids
+WITH r, min(af.first_year) AS first_year, max(af.last_year) AS last_year
+WHERE ($year_from IS NULL OR last_year IS NULL OR last_year >= $year_from)
+  AND ($year_to IS NULL OR first_year IS NULL OR first_year <= $year_to)
+CALL (r) {
+  OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper)
+  WHERE any(x IN coalesce(a.institution_ids, []) WHERE x IN $ids)
+    AND ($year_from IS NULL OR p.year >= $year_from) AND ($year_to IS NULL OR p.year <= $year_to)
+  RETURN count(DISTINCT p) AS paper_count
+}
+WITH r, paper_count, first_year, last_year ORDER BY paper_count DESC, r.name, r.id
+WITH collect({researcher: r, paper_count: paper_count, first_year: first_year, last_year: last_year}) AS found
+RETURN size(found) AS total,
+       [x IN found[$skip..$end] | {researcher: x.researcher {.*}, paper_count: x.paper_count,
+                                   first_year: x.first_year, last_year: x.last_year}] AS page
+"""
+
+# Institutions whose researchers co-author with $id's, heaviest summed co-authorship first:
+# total, page [{institution, weight, researchers}].
+COLLABORATOR_PAGE: LiteralString = """
+MATCH (i:Institution {id: $id})<-[:AFFILIATED_WITH]-(r:Researcher)-[c:COAUTHORED_WITH]-(o:Researcher)
+      -[:AFFILIATED_WITH]->(j:Institution)
+WHERE j <> i
+WITH j, sum(c.weight) AS weight, count(DISTINCT o) AS researchers
+ORDER BY weight DESC, j.name, j.id
+WITH collect({institution: j, weight: weight, researchers: researchers}) AS found
+RETURN size(found) AS total,
+       [x IN found[$skip..$end] | {institution: x.institution {.*}, weight: x.weight,
+                                   researchers: x.researchers}] AS page
+"""

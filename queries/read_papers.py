@@ -1,0 +1,110 @@
+"""Read queries for papers: lookups, batched relationships for DataLoaders, filtered pages."""
+
+from typing import LiteralString
+
+# The paper answering the first matching key of $keys ([{property, value}], most specific first): node.
+PAPER_LOOKUP: LiteralString = """
+UNWIND range(0, size($keys) - 1) AS rank
+WITH rank, $keys[rank] AS k
+CALL (k) {
+  MATCH (n:Paper) WHERE k.property = 'id' AND n.id = k.value RETURN n
+  UNION MATCH (n:Paper) WHERE k.property = 'doi' AND n.doi = k.value RETURN n
+  UNION MATCH (n:Paper) WHERE k.property = 'arxiv_id' AND n.arxiv_id = k.value RETURN n
+  UNION MATCH (n:Paper) WHERE k.property = 'openalex_id' AND n.openalex_id = k.value RETURN n
+  UNION MATCH (n:Paper) WHERE k.property = 's2_id' AND n.s2_id = k.value RETURN n
+  UNION MATCH (n:Paper) WHERE k.property = 'corpus_id' AND n.corpus_id IN [k.value, toString(k.value)] RETURN n
+  UNION MATCH (n:Paper) WHERE k.property = 'mag_id' AND n.mag_id IN [k.value, toString(k.value)] RETURN n
+  UNION MATCH (n:Paper) WHERE k.property = 'pmid' AND n.pmid IN [k.value, toString(k.value)] RETURN n
+}
+RETURN n {.*} AS node ORDER BY rank LIMIT 1
+"""
+
+# The paper that kept $value among its `aliases` after a merge: node.
+PAPER_BY_ALIAS: LiteralString = """
+MATCH (n:Paper) WHERE $value IN n.aliases RETURN n {.*} AS node LIMIT 1
+"""
+
+# Papers by internal id (DataLoader): id, node.
+PAPERS_BY_IDS: LiteralString = """
+UNWIND $ids AS id MATCH (n:Paper {id: id}) RETURN id, n {.*} AS node
+"""
+
+# Authorships of many papers (DataLoader): paper_id, researcher, authorship, in author order.
+AUTHORSHIPS_OF_PAPERS: LiteralString = """
+UNWIND $ids AS pid
+MATCH (:Paper {id: pid})<-[a:AUTHORED]-(r:Researcher)
+RETURN pid AS paper_id, r {.*} AS researcher, a {.*} AS authorship
+ORDER BY paper_id, coalesce(a.rank, 999999), r.id
+"""
+
+# Categories of many papers (DataLoader): paper_id, category, primary, score; primary and best first.
+CATEGORIES_OF_PAPERS: LiteralString = """
+UNWIND $ids AS pid
+MATCH (:Paper {id: pid})-[e:IN_CATEGORY]->(c:Category)
+RETURN pid AS paper_id, c {.*} AS category, coalesce(e.primary, false) AS primary, e.score AS score
+ORDER BY paper_id, primary DESC, coalesce(score, 0.0) DESC, c.key
+"""
+
+# One page of papers matching every non-null filter, sorted by $sort (NEWEST|OLDEST|MOST_CITED),
+# with the total in the same query: total, page (node maps).
+# Filters: $researcher (id), $institutions (ids; a paper counts when an authorship states one),
+# $categories (ids), $year_from, $year_to, $min_citations.
+PAPER_PAGE: LiteralString = """
+CALL () {
+  WITH $researcher AS rid WHERE rid IS NOT NULL
+  MATCH (:Researcher {id: rid})-[:AUTHORED]->(p:Paper) RETURN p
+  UNION
+  WITH $institutions AS iids WHERE $researcher IS NULL AND iids IS NOT NULL
+  MATCH (i:Institution)<-[:AFFILIATED_WITH]-(:Researcher)-[a:AUTHORED]->(p:Paper)
+  WHERE i.id IN iids AND any(x IN a.institution_ids WHERE x IN iids) RETURN p
+  UNION
+  WITH $categories AS cids WHERE $researcher IS NULL AND $institutions IS NULL AND cids IS NOT NULL
+  MATCH (c:Category)<-[:IN_CATEGORY]-(p:Paper) WHERE c.id IN cids RETURN p
+  UNION
+  WITH 1 AS everything WHERE $researcher IS NULL AND $institutions IS NULL AND $categories IS NULL
+  MATCH (p:Paper) RETURN p
+}
+WITH DISTINCT p
+WHERE ($year_from IS NULL OR p.year >= $year_from)
+  AND ($year_to IS NULL OR p.year <= $year_to)
+  AND ($min_citations IS NULL OR coalesce(p.cited_by_count, 0) >= $min_citations)
+  AND ($categories IS NULL OR EXISTS { (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN $categories })
+  AND ($institutions IS NULL OR EXISTS {
+        (:Researcher)-[a:AUTHORED]->(p) WHERE any(x IN a.institution_ids WHERE x IN $institutions) })
+  AND ($researcher IS NULL OR EXISTS { (:Researcher {id: $researcher})-[:AUTHORED]->(p) })
+WITH p ORDER BY
+  CASE WHEN $sort = 'MOST_CITED' THEN coalesce(p.cited_by_count, 0) ELSE 0 END DESC,
+  CASE WHEN $sort = 'NEWEST' THEN coalesce(p.publication_date, toString(p.year), '') ELSE '' END DESC,
+  CASE WHEN $sort = 'OLDEST' THEN coalesce(p.publication_date, toString(p.year), '9999') ELSE '' END ASC,
+  CASE WHEN $sort = 'MOST_CITED' THEN coalesce(p.publication_date, '') ELSE '' END DESC,
+  p.id
+WITH collect(p) AS found
+RETURN size(found) AS total, [x IN found[$skip..$end] | x {.*}] AS page
+"""
+
+# One page of the loaded papers citing $id, sorted by $sort: total, page (node maps).
+CITED_BY_PAGE: LiteralString = """
+MATCH (:Paper {id: $id})<-[:CITES]-(p:Paper)
+WITH p ORDER BY
+  CASE WHEN $sort = 'MOST_CITED' THEN coalesce(p.cited_by_count, 0) ELSE 0 END DESC,
+  CASE WHEN $sort = 'NEWEST' THEN coalesce(p.publication_date, toString(p.year), '') ELSE '' END DESC,
+  CASE WHEN $sort = 'OLDEST' THEN coalesce(p.publication_date, toString(p.year), '9999') ELSE '' END ASC,
+  p.id
+WITH collect(p) AS found
+RETURN size(found) AS total, [x IN found[$skip..$end] | x {.*}] AS page
+"""
+
+# One page of the loaded papers $id cites, most cited first: total, page (node maps).
+REFERENCES_PAGE: LiteralString = """
+MATCH (:Paper {id: $id})-[:CITES]->(p:Paper)
+WITH p ORDER BY coalesce(p.cited_by_count, 0) DESC, p.id
+WITH collect(p) AS found
+RETURN size(found) AS total, [x IN found[$skip..$end] | x {.*}] AS page
+"""
+
+# Category lookup by internal id, key (`topic:T10181`, `arxiv:cs.LG`) or case-insensitive name: node.
+CATEGORY_LOOKUP: LiteralString = """
+MATCH (c:Category) WHERE c.id = $value OR c.key = $value RETURN c {.*} AS node
+UNION
+MATCH (c:Category) WHERE toLower(c.name) = toLower($value) RETURN c {.*} AS node
+"""

@@ -1,0 +1,64 @@
+"""The Category type: an arXiv category, OpenAlex topic/subfield/field/domain or concept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import strawberry
+
+from graph.lookup_ids import slugify
+
+
+@strawberry.type(description="A subject category a paper is filed under.")
+class Category:
+    id: str = strawberry.field(description="Internal id (stable, URL-safe).")
+    key: str | None = strawberry.field(description="Canonical key, e.g. `arxiv:cs.LG`, `topic:T10181`, `field:17`.")
+    name: str | None = strawberry.field(description="Display name.")
+    scheme: str | None = strawberry.field(
+        description="Classification scheme: `arxiv`, `topic`, `subfield`, `field`, `domain` or `concept`."
+    )
+    level: int | None = strawberry.field(description="Depth within its scheme's hierarchy, where given.")
+
+    @strawberry.field(description="URL words: the id followed by the name.")
+    def slug(self) -> str:
+        words = slugify(self.name)
+        return f"{self.id}-{words}" if words else self.id
+
+    @strawberry.field(description="This category's path on the site, e.g. `/categories/<slug>`.")
+    def canonical_url(self) -> str:
+        return f"/categories/{self.slug()}"
+
+    @classmethod
+    def from_record(cls, props: dict[str, Any]) -> Category:
+        """From a Category node's properties."""
+        level = props.get("level")
+        return cls(
+            id=props["id"],
+            key=props.get("key"),
+            name=props.get("name"),
+            scheme=props.get("scheme"),
+            level=int(level) if level is not None else None,
+        )
+
+
+@strawberry.type(description="A category as assigned to one paper.")
+class PaperCategory:
+    category: Category = strawberry.field(description="The category.")
+    primary: bool = strawberry.field(description="True for the paper's primary category (topic or arXiv primary).")
+    score: float | None = strawberry.field(description="The source's confidence score, where given.")
+
+    @classmethod
+    def from_record(cls, row: dict[str, Any]) -> PaperCategory:
+        """From a `{category, primary, score}` row."""
+        score = row.get("score")
+        return cls(
+            category=Category.from_record(row["category"]),
+            primary=bool(row.get("primary")),
+            score=float(score) if score is not None else None,
+        )
+
+
+@strawberry.type(description="How many of a researcher's papers fall in one category.")
+class CategoryCount:
+    category: Category = strawberry.field(description="The category.")
+    count: int = strawberry.field(description="Number of the researcher's papers in it.")

@@ -1,0 +1,43 @@
+"""Resolving filter arguments (category, institution, researcher) to internal ids, or a coded error."""
+
+from __future__ import annotations
+
+from graph.errors import InvalidInput
+from graph.reads.institutions import family, find_institution
+from graph.reads.papers import find_categories
+from graph.reads.researchers import find_researcher
+from schema.context import Info
+
+
+async def category_ids(info: Info, raw: str | None, argument: str = "category") -> list[str] | None:
+    """Ids of the categories `raw` names (id, key or name); None for no filter; InvalidInput if none."""
+    if raw is None:
+        return None
+    found = await find_categories(info.context.reader, raw)
+    if not found:
+        raise InvalidInput(f"`{argument}`: no category has the id, key or name {raw!r}", argument=argument)
+    return [c["id"] for c in found]
+
+
+async def institution_ids(
+    info: Info, raw: str | None, include_children: bool = False, argument: str = "institution"
+) -> list[str] | None:
+    """Ids of the institution `raw` names (with its descendants if asked); None for no filter."""
+    if raw is None:
+        return None
+    found = await find_institution(info.context.reader, raw, argument=argument)
+    if found is None:
+        raise InvalidInput(f"`{argument}`: no institution answers to {raw!r}", argument=argument)
+    if not include_children:
+        return [found["id"]]
+    return await family(info.context.reader, found["id"], True)
+
+
+async def researcher_id(info: Info, raw: str | None, argument: str = "researcher") -> str | None:
+    """The internal id of the researcher `raw` names; None for no filter; InvalidInput if unknown."""
+    if raw is None:
+        return None
+    found = await find_researcher(info.context.reader, raw)
+    if found is None:
+        raise InvalidInput(f"`{argument}`: no researcher answers to {raw!r}", argument=argument)
+    return found["id"]

@@ -1,0 +1,189 @@
+"""The Institution type: everything an institution page shows, plus a researcher's affiliation."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import strawberry
+
+from graph.lookup_ids import slugify
+from graph.reads import institutions as reads
+from graph.reads.papers import PaperFilter, paper_page
+from schema.common import Connection, Identity, identities
+from schema.context import Info
+from schema.enums import PaperSort
+from schema.filters import category_ids
+from schema.paging import check_range, window
+from schema.paper import Paper
+from schema.researcher import Researcher
+
+
+@strawberry.type(description="A university, company, hospital or other organisation researchers state on papers.")
+class Institution:
+    props: strawberry.Private[dict[str, Any]]
+    id: str = strawberry.field(description="Internal id (stable, URL-safe).")
+    name: str | None = strawberry.field(description="Display name.")
+    ror: str | None = strawberry.field(description="ROR id, short form (`05dxps055`).")
+    country: str | None = strawberry.field(description="ISO country code.")
+
+    @classmethod
+    def from_record(cls, props: dict[str, Any]) -> Institution:
+        """From an Institution node's properties (an `i {.*}` map)."""
+        return cls(props=props, id=props["id"], name=props.get("name"), ror=props.get("ror"), country=props.get("country"))
+
+    @strawberry.field(description="URL words: the id followed by the name.")
+    def slug(self) -> str:
+        words = slugify(self.name)
+        return f"{self.id}-{words}" if words else self.id
+
+    @strawberry.field(description="This institution's path on the site: `/institutions/<slug>`.")
+    def canonical_url(self) -> str:
+        return f"/institutions/{self.slug()}"
+
+    @strawberry.field(description="Each source's id for this institution, with a link there.")
+    def ids(self) -> list[Identity]:
+        p = self.props
+        return identities("Institution", [("ror", p.get("ror")), ("openalex", p.get("openalex_id"))])
+
+    @strawberry.field(description="Kind of institution, e.g. `education`, `company`, `healthcare`.")
+    def type(self) -> str | None:
+        return self.props.get("type")
+
+    @strawberry.field(description="City, where known.")
+    def city(self) -> str | None:
+        return self.props.get("city")
+
+    @strawberry.field(description="Other names of the institution.")
+    def alt_names(self) -> list[str]:
+        return list(self.props.get("alt_names") or [])
+
+    @strawberry.field(description="Acronyms of the institution.")
+    def acronyms(self) -> list[str]:
+        return list(self.props.get("acronyms") or [])
+
+    @strawberry.field(description="Works count OpenAlex reports for the whole institution.")
+    def works_count(self) -> int | None:
+        return self.props.get("works_count_openalex")
+
+    @strawberry.field(description="The institutions this one is part of (ROR hierarchy).")
+    async def parent(self, info: Info) -> Institution | None:
+        parents = await info.context.data.parents.load(self.id)
+        return Institution.from_record(parents[0]) if parents else None
+
+    @strawberry.field(description="Every institution this one is directly part of.")
+    async def parents(self, info: Info) -> list[Institution]:
+        return [Institution.from_record(p) for p in await info.context.data.parents.load(self.id)]
+
+    @strawberry.field(description="Institutions directly part of this one.")
+    async def children(self, info: Info) -> list[Institution]:
+        return [Institution.from_record(c) for c in await info.context.data.children.load(self.id)]
+
+    @strawberry.field(description="Researchers affiliated here with their paper counts and years, most papers first.")
+    async def roster(
+        self,
+        info: Info,
+        first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 50,
+        after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
+        year_from: Annotated[int | None, strawberry.argument(description="Only affiliations (and papers) from this year on.")] = None,
+        year_to: Annotated[int | None, strawberry.argument(description="Only affiliations (and papers) up to this year.")] = None,
+        include_children: Annotated[bool, strawberry.argument(description="Roll up institutions that are part of this one.")] = False,
+    ) -> Connection[RosterEntry]:
+        page = window(first, after, 50)
+        ids = await reads.family(info.context.reader, self.id, include_children)
+        found = await reads.roster_page(info.context.reader, ids, year_from, year_to, page.skip, page.limit)
+        return Connection.build([RosterEntry.from_record(r) for r in found.rows], found.total, page)
+
+    @strawberry.field(description="Papers with an author stating this institution.")
+    async def papers(
+        self,
+        info: Info,
+        first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 24,
+        after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
+        sort: Annotated[PaperSort, strawberry.argument(description="Order of the papers.")] = PaperSort.NEWEST,
+        category: Annotated[str | None, strawberry.argument(description="Only papers in this category (id, key or name).")] = None,
+        year_from: Annotated[int | None, strawberry.argument(description="Only papers from this year on.")] = None,
+        year_to: Annotated[int | None, strawberry.argument(description="Only papers up to this year.")] = None,
+        include_children: Annotated[bool, strawberry.argument(description="Include institutions part of this one.")] = False,
+    ) -> Connection[Paper]:
+        page = window(first, after, 24)
+        where = PaperFilter(
+            institutions=await reads.family(info.context.reader, self.id, include_children),
+            categories=await category_ids(info, category),
+            year_from=year_from,
+            year_to=year_to,
+        )
+        found = await paper_page(info.context.reader, where, sort.value, page.skip, page.limit)
+        return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)
+
+    @strawberry.field(description="This institution's most cited papers.")
+    async def most_cited(
+        self,
+        info: Info,
+        first: Annotated[int, strawberry.argument(description="How many, at most 100.")] = 10,
+    ) -> list[Paper]:
+        check_range("first", first, 0, 100)
+        found = await paper_page(info.context.reader, PaperFilter(institutions=[self.id]), "MOST_CITED", 0, first)
+        return [Paper.from_record(r) for r in found.rows]
+
+    @strawberry.field(description="Institutions whose researchers co-author with this one's, by summed co-authorship weight.")
+    async def collaborators(
+        self,
+        info: Info,
+        first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 20,
+        after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
+    ) -> Connection[CollaboratingInstitution]:
+        page = window(first, after, 20)
+        found = await reads.collaborator_page(info.context.reader, self.id, page.skip, page.limit)
+        return Connection.build([CollaboratingInstitution.from_record(r) for r in found.rows], found.total, page)
+
+
+@strawberry.type(description="A researcher on an institution's roster.")
+class RosterEntry:
+    researcher: Researcher = strawberry.field(description="The researcher.")
+    paper_count: int = strawberry.field(description="Their papers stating this institution (within the years asked).")
+    first_year: int | None = strawberry.field(description="First year they are known to be affiliated here.")
+    last_year: int | None = strawberry.field(description="Last year they are known to be affiliated here.")
+
+    @classmethod
+    def from_record(cls, row: dict[str, Any]) -> RosterEntry:
+        """From a `{researcher, paper_count, first_year, last_year}` row."""
+        return cls(
+            researcher=Researcher.from_record(row["researcher"]),
+            paper_count=int(row.get("paper_count") or 0),
+            first_year=row.get("first_year"),
+            last_year=row.get("last_year"),
+        )
+
+
+@strawberry.type(description="An institution collaborating with another through co-authoring researchers.")
+class CollaboratingInstitution:
+    institution: Institution = strawberry.field(description="The collaborating institution.")
+    weight: int = strawberry.field(description="Sum of co-authorship weights between the two institutions' researchers.")
+    researchers: int = strawberry.field(description="How many of its researchers co-author with this institution's.")
+
+    @classmethod
+    def from_record(cls, row: dict[str, Any]) -> CollaboratingInstitution:
+        """From an `{institution, weight, researchers}` row."""
+        return cls(
+            institution=Institution.from_record(row["institution"]),
+            weight=int(row.get("weight") or 0),
+            researchers=int(row.get("researchers") or 0),
+        )
+
+
+@strawberry.type(description="A researcher's affiliation with an institution.")
+class Affiliation:
+    institution: Institution = strawberry.field(description="The institution.")
+    first_year: int | None = strawberry.field(description="First year of the affiliation, where known.")
+    last_year: int | None = strawberry.field(description="Last year of the affiliation, where known.")
+    paper_count: int = strawberry.field(description="The researcher's papers stating this institution.")
+
+    @classmethod
+    def from_record(cls, row: dict[str, Any]) -> Affiliation:
+        """From an `{institution, first_year, last_year, paper_count}` row."""
+        return cls(
+            institution=Institution.from_record(row["institution"]),
+            first_year=row.get("first_year"),
+            last_year=row.get("last_year"),
+            paper_count=int(row.get("paper_count") or 0),
+        )

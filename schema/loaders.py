@@ -1,0 +1,39 @@
+"""Per-request DataLoaders: one batched Cypher query per relationship, whatever the page size."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from strawberry.dataloader import DataLoader
+
+from graph.reads import institutions, papers, researchers
+from graph.reads.reader import GraphReader
+
+Row = dict[str, Any]
+
+
+def _keyed(
+    fetch: Callable[[GraphReader, list[str]], Awaitable[dict[str, Any]]], reader: GraphReader, empty: Any
+) -> DataLoader[str, Any]:
+    """A DataLoader answering each key from one `fetch(reader, keys)` call (`empty` when absent)."""
+
+    async def load(keys: list[str]) -> list[Any]:
+        found = await fetch(reader, list(dict.fromkeys(keys)))
+        return [found.get(k, empty) for k in keys]
+
+    return DataLoader(load_fn=load)
+
+
+class Loaders:
+    """The DataLoaders of one request; created fresh for every request, never shared."""
+
+    def __init__(self, reader: GraphReader) -> None:
+        self.paper = _keyed(papers.papers_by_ids, reader, None)
+        self.researcher = _keyed(researchers.researchers_by_ids, reader, None)
+        self.institution = _keyed(institutions.institutions_by_ids, reader, None)
+        self.authorships = _keyed(papers.authorships_of, reader, [])
+        self.categories = _keyed(papers.categories_of, reader, [])
+        self.researcher_stats = _keyed(researchers.researcher_stats, reader, None)
+        self.parents = _keyed(institutions.parents_of, reader, [])
+        self.children = _keyed(institutions.children_of, reader, [])

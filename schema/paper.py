@@ -1,0 +1,160 @@
+"""The Paper type: everything a paper page shows."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import strawberry
+
+from graph.lookup_ids import slugify
+from graph.reads import papers as reads
+from schema.authorship import Authorship
+from schema.category import PaperCategory
+from schema.common import Connection, Identity, SourceCount, identities, source_counts
+from schema.context import Info
+from schema.enums import PaperSort
+from schema.paging import window
+
+
+@strawberry.type(description="One version of a paper (arXiv versions).")
+class PaperVersion:
+    version: str = strawberry.field(description="Version label, e.g. `v2`.")
+    date: str | None = strawberry.field(description="ISO date the version was submitted.")
+
+    @classmethod
+    def from_record(cls, text: str) -> PaperVersion:
+        """From a stored `v1@2007-04-02` string."""
+        version, _, date = text.partition("@")
+        return cls(version=version, date=date or None)
+
+
+@strawberry.type(description="A scholarly work (one node per real paper, whatever source described it).")
+class Paper:
+    props: strawberry.Private[dict[str, Any]]
+    id: str = strawberry.field(description="Internal id (stable, URL-safe).")
+    title: str | None = strawberry.field(description="Title.")
+    year: int | None = strawberry.field(description="Publication year.")
+    publication_date: str | None = strawberry.field(description="Publication date (ISO `YYYY-MM-DD`).")
+    cited_by_count: int | None = strawberry.field(
+        description="Citation count shown by default (the newest source's); see `citedByCountSources` for each source's."
+    )
+    doi: str | None = strawberry.field(description="DOI, bare and lowercase.")
+
+    @classmethod
+    def from_record(cls, props: dict[str, Any]) -> Paper:
+        """From a Paper node's properties (a `p {.*}` map)."""
+        return cls(
+            props=props,
+            id=props["id"],
+            title=props.get("title"),
+            year=props.get("year"),
+            publication_date=props.get("publication_date"),
+            cited_by_count=props.get("cited_by_count"),
+            doi=props.get("doi"),
+        )
+
+    @strawberry.field(description="URL words: the id followed by the first words of the title.")
+    def slug(self) -> str:
+        words = slugify(self.title)
+        return f"{self.id}-{words}" if words else self.id
+
+    @strawberry.field(description="This paper's path on the site: `/papers/<slug>`.")
+    def canonical_url(self) -> str:
+        return f"/papers/{self.slug()}"
+
+    @strawberry.field(description="Each source's id for this paper, with a link there.")
+    def ids(self) -> list[Identity]:
+        p = self.props
+        return identities(
+            "Paper",
+            [
+                ("doi", p.get("doi")),
+                ("arxiv", p.get("arxiv_id")),
+                ("openalex", p.get("openalex_id")),
+                ("s2", p.get("s2_id")),
+                ("corpus", p.get("corpus_id")),
+                ("mag", p.get("mag_id")),
+                ("pmid", p.get("pmid")),
+            ],
+        )
+
+    @strawberry.field(description="arXiv id without version, where the paper is on arXiv.")
+    def arxiv_id(self) -> str | None:
+        return self.props.get("arxiv_id")
+
+    @strawberry.field(description="Abstract text, where a source gives one.")
+    def abstract(self) -> str | None:
+        return self.props.get("abstract")
+
+    @strawberry.field(description="Work type, e.g. `article`, `preprint`, `review`.")
+    def type(self) -> str | None:
+        return self.props.get("type")
+
+    @strawberry.field(description="Language code, e.g. `en`.")
+    def language(self) -> str | None:
+        return self.props.get("language")
+
+    @strawberry.field(description="Venue (journal, conference or repository) name.")
+    def venue(self) -> str | None:
+        return self.props.get("venue")
+
+    @strawberry.field(description="Licence, where known (e.g. `cc-by`).")
+    def license(self) -> str | None:
+        return self.props.get("license")
+
+    @strawberry.field(description="Link to a PDF, where known.")
+    def pdf_url(self) -> str | None:
+        return self.props.get("pdf_url")
+
+    @strawberry.field(description="Versions (arXiv), oldest first.")
+    def versions(self) -> list[PaperVersion]:
+        return [PaperVersion.from_record(v) for v in self.props.get("versions") or []]
+
+    @strawberry.field(description="Citation count as each source reports it (provenance of `citedByCount`).")
+    def cited_by_count_sources(self) -> list[SourceCount]:
+        return source_counts(self.props, "cited_by_count")
+
+    @strawberry.field(description="Number of references the source lists (loaded or not).")
+    def referenced_works_count(self) -> int | None:
+        return self.props.get("referenced_works_count")
+
+    @strawberry.field(description="True when the source cut the author list short (OpenAlex lists at most 100).")
+    def is_authors_truncated(self) -> bool:
+        return bool(self.props.get("is_authors_truncated"))
+
+    @strawberry.field(description="Authors in author-list order, with position, rank and the affiliations stated on this paper.")
+    async def authors(self, info: Info) -> list[Authorship]:
+        rows = await info.context.data.authorships.load(self.id)
+        return [Authorship.from_record(r) for r in rows]
+
+    @strawberry.field(description="Categories, primary first; optionally only one scheme.")
+    async def categories(
+        self,
+        info: Info,
+        scheme: Annotated[str | None, strawberry.argument(description="Only this scheme (e.g. `topic`, `field`, `arxiv`).")] = None,
+    ) -> list[PaperCategory]:
+        rows = await info.context.data.categories.load(self.id)
+        return [PaperCategory.from_record(r) for r in rows if scheme is None or r["category"].get("scheme") == scheme]
+
+    @strawberry.field(description="Loaded papers that cite this one.")
+    async def cited_by(
+        self,
+        info: Info,
+        first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 20,
+        after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
+        sort: Annotated[PaperSort, strawberry.argument(description="Order of the citing papers.")] = PaperSort.MOST_CITED,
+    ) -> Connection[Paper]:
+        page = window(first, after, 20)
+        found = await reads.cited_by_page(info.context.reader, self.id, sort.value, page.skip, page.limit)
+        return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)
+
+    @strawberry.field(description="Loaded papers this one cites, most cited first.")
+    async def references(
+        self,
+        info: Info,
+        first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 20,
+        after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
+    ) -> Connection[Paper]:
+        page = window(first, after, 20)
+        found = await reads.references_page(info.context.reader, self.id, page.skip, page.limit)
+        return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)

@@ -1,0 +1,200 @@
+"""The Researcher type: everything a researcher's profile page shows."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import strawberry
+
+from graph.lookup_ids import slugify
+from graph.reads import researchers as reads
+from graph.reads.papers import PaperFilter, paper_page
+from schema.category import CategoryCount
+from schema.common import Connection, Identity, SourceCount, identities, source_counts
+from schema.context import Info
+from schema.enums import CoauthorSort, PaperSort
+from schema.filters import category_ids
+from schema.paging import check_range, window
+
+if TYPE_CHECKING:
+    from schema.coauthor import Coauthor
+    from schema.institution import Affiliation
+    from schema.paper import Paper
+
+PaperT = Annotated["Paper", strawberry.lazy("schema.paper")]
+CoauthorT = Annotated["Coauthor", strawberry.lazy("schema.coauthor")]
+AffiliationT = Annotated["Affiliation", strawberry.lazy("schema.institution")]
+
+
+@strawberry.type(description="Where a researcher stands in the author lists of papers whose author list is complete.")
+class AuthorPositions:
+    first: int = strawberry.field(description="Papers with this researcher as first author.")
+    middle: int = strawberry.field(description="Papers with this researcher as a middle author.")
+    last: int = strawberry.field(description="Papers with this researcher as last author.")
+    matched_papers: int = strawberry.field(
+        description="Papers counted: those whose author list is complete (not truncated by the source)."
+    )
+
+
+@strawberry.type(description="Another researcher with the same normalised name, possibly the same person.")
+class SameNameResearcher:
+    researcher: Researcher = strawberry.field(description="The other researcher record.")
+    evidence: list[str] = strawberry.field(description="Why they may be one person (shared co-authors, institutions, years).")
+
+    @strawberry.field(description="The other record's papers in this graph.")
+    async def paper_count(self, info: Info) -> int:
+        return await self.researcher.paper_count(info)
+
+    @strawberry.field(description="The other record's h-index over its papers in this graph.")
+    async def h_index(self, info: Info) -> int:
+        return await self.researcher.h_index(info)
+
+
+@strawberry.type(description="A person who authored papers in the graph (one node per real person, whatever source named them).")
+class Researcher:
+    props: strawberry.Private[dict[str, Any]]
+    id: str = strawberry.field(description="Internal id (stable, URL-safe).")
+    name: str | None = strawberry.field(description="Display name.")
+
+    @classmethod
+    def from_record(cls, props: dict[str, Any]) -> Researcher:
+        """From a Researcher node's properties (a `r {.*}` map)."""
+        return cls(props=props, id=props["id"], name=props.get("name"))
+
+    @strawberry.field(description="URL words: the id followed by the name, e.g. `r2x…-alan-turing`.")
+    def slug(self) -> str:
+        words = slugify(self.name)
+        return f"{self.id}-{words}" if words else self.id
+
+    @strawberry.field(description="This researcher's path on the site: `/researchers/<slug>`.")
+    def canonical_url(self) -> str:
+        return f"/researchers/{self.slug()}"
+
+    @strawberry.field(description="Other spellings of the name seen in the sources.")
+    def alt_names(self) -> list[str]:
+        return list(self.props.get("alt_names") or [])
+
+    @strawberry.field(description="ORCID iD, bare (`0000-0002-1825-0097`), where known.")
+    def orcid(self) -> str | None:
+        return self.props.get("orcid")
+
+    @strawberry.field(description="False for junk author records whose name is not a person's (e.g. 'Machine Learning').")
+    def is_person(self) -> bool:
+        return self.props.get("is_person") is not False
+
+    @strawberry.field(description="Each source's id for this researcher.")
+    def ids(self) -> list[Identity]:
+        return self.identities()
+
+    @strawberry.field(description="Each source's id for this researcher with a link to its page there.")
+    def identities(self) -> list[Identity]:
+        p = self.props
+        return identities("Researcher", [("openalex", p.get("openalex_id")), ("s2", p.get("s2_id")), ("orcid", p.get("orcid"))])
+
+    async def _stats(self, info: Info) -> dict[str, Any]:
+        if "paper_count" in self.props and "h_index" in self.props:
+            return self.props
+        found = await info.context.data.researcher_stats.load(self.id)
+        return found or {"paper_count": 0, "citation_count": 0, "h_index": 0, "i10_index": 0}
+
+    @strawberry.field(description="Papers by this researcher in this graph.")
+    async def paper_count(self, info: Info) -> int:
+        return int((await self._stats(info))["paper_count"])
+
+    @strawberry.field(description="Sum of `citedByCount` over this researcher's papers in this graph.")
+    async def citation_count(self, info: Info) -> int:
+        return int((await self._stats(info))["citation_count"])
+
+    @strawberry.field(description="h-index over this researcher's papers in this graph.")
+    async def h_index(self, info: Info) -> int:
+        return int((await self._stats(info))["h_index"])
+
+    @strawberry.field(description="i10-index: papers in this graph cited at least 10 times.")
+    async def i10_index(self, info: Info) -> int:
+        return int((await self._stats(info))["i10_index"])
+
+    @strawberry.field(description="Works count as each source reports it (the source's whole record, not just this graph).")
+    def works_count(self) -> list[SourceCount]:
+        return source_counts(self.props, "works_count")
+
+    @strawberry.field(description="Citation count as each source reports it for the whole author record.")
+    def cited_by_count_sources(self) -> list[SourceCount]:
+        return source_counts(self.props, "cited_by_count")
+
+    @strawberry.field(description="First, middle and last authorships over papers whose author list is complete.")
+    async def author_positions(self, info: Info) -> AuthorPositions:
+        row = await reads.author_positions(info.context.reader, self.id)
+        return AuthorPositions(
+            first=row["first"], middle=row["middle"], last=row["last"], matched_papers=row["matched_papers"]
+        )
+
+    @strawberry.field(description="Categories of one scheme over this researcher's papers, most papers first.")
+    async def fields(
+        self,
+        info: Info,
+        scheme: Annotated[str, strawberry.argument(description="Category scheme: field, subfield, topic, domain, arxiv, concept.")] = "field",
+        first: Annotated[int, strawberry.argument(description="At most this many (0..100).")] = 10,
+    ) -> list[CategoryCount]:
+        from schema.category import Category
+
+        check_range("first", first, 0, 100)
+        rows = await reads.fields(info.context.reader, self.id, scheme, first)
+        return [CategoryCount(category=Category.from_record(r["category"]), count=r["count"]) for r in rows]
+
+    @strawberry.field(description="This researcher's most cited paper in this graph.")
+    async def most_cited_paper(self, info: Info) -> PaperT | None:
+        from schema.paper import Paper
+
+        page = await paper_page(info.context.reader, PaperFilter(researcher=self.id), "MOST_CITED", 0, 1)
+        return Paper.from_record(page.rows[0]) if page.rows else None
+
+    @strawberry.field(description="Researcher records with the same normalised name, with the evidence linking them.")
+    async def same_name(self, info: Info) -> list[SameNameResearcher]:
+        rows = await reads.same_name(info.context.reader, self.id)
+        return [SameNameResearcher(researcher=Researcher.from_record(r["researcher"]), evidence=r["evidence"]) for r in rows]
+
+    @strawberry.field(description="Institutions this researcher is affiliated with, most recent first.")
+    async def institutions(self, info: Info) -> list[AffiliationT]:
+        from schema.institution import Affiliation
+
+        rows = await reads.institutions(info.context.reader, self.id)
+        return [Affiliation.from_record(r) for r in rows]
+
+    @strawberry.field(description="This researcher's papers in this graph, newest first by default.")
+    async def papers(
+        self,
+        info: Info,
+        first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 24,
+        after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
+        sort: Annotated[PaperSort, strawberry.argument(description="Order of the papers.")] = PaperSort.NEWEST,
+        category: Annotated[str | None, strawberry.argument(description="Only papers in this category (id, key or name).")] = None,
+        year_from: Annotated[int | None, strawberry.argument(description="Only papers from this year on.")] = None,
+        year_to: Annotated[int | None, strawberry.argument(description="Only papers up to this year.")] = None,
+    ) -> Connection[PaperT]:
+        from schema.paper import Paper
+
+        page = window(first, after, 24)
+        where = PaperFilter(
+            researcher=self.id,
+            categories=await category_ids(info, category),
+            year_from=year_from,
+            year_to=year_to,
+        )
+        found = await paper_page(info.context.reader, where, sort.value, page.skip, page.limit)
+        return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)
+
+    @strawberry.field(description="Co-authors with the number of shared papers, heaviest first by default.")
+    async def coauthors(
+        self,
+        info: Info,
+        first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 20,
+        after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
+        min_weight: Annotated[int, strawberry.argument(description="Only co-authors sharing at least this many papers.")] = 1,
+        sort: Annotated[CoauthorSort, strawberry.argument(description="Order of the co-authors.")] = CoauthorSort.WEIGHT,
+    ) -> Connection[CoauthorT]:
+        from schema.coauthor import Coauthor
+
+        page = window(first, after, 20)
+        check_range("minWeight", min_weight, 1, 1_000_000)
+        found = await reads.coauthor_page(info.context.reader, self.id, min_weight, sort.value, page.skip, page.limit)
+        return Connection.build([Coauthor.from_record(r) for r in found.rows], found.total, page)
