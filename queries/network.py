@@ -152,3 +152,9 @@ MATCH (n:Researcher {id: row.id})
 SET n.page_rank = row.page_rank, n.community = row.community
 RETURN count(n) AS written
 """
+
+# Reads the stored whole-graph scores: {id, page_rank, community} for every researcher.
+RESEARCHER_SCORES: LiteralString = """
+MATCH (n:Researcher)
+RETURN n.id AS id, n.page_rank AS page_rank, n.community AS community
+"""
