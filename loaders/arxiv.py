@@ -1,0 +1,170 @@
+"""arXiv metadata snapshot (Kaggle `arxiv-metadata-oai-snapshot` JSON Lines) -> Weft rows (pure).
+
+One record gives one Paper (keys `arxiv_id` and, when stated, `doi`), its categories as
+`Category` nodes `arxiv:<code>` (the first is `primary`), and its authors. arXiv authors carry no
+ids, so each becomes a paper-scoped Researcher keyed `paper:<paper key>#<rank>` (MODEL.md);
+names come from `authors_parsed` (TeX-decoded when needed), falling back to the decoded free-text
+`authors` list. Dates: `year`/`publication_date` from v1, `versions` as `v1@2007-04-02`,
+`updated_date` the newer of `update_date` and the last version's date, so a later version (or a
+later snapshot of the same version) wins and an earlier one does not.
+"""
+
+from __future__ import annotations
+
+import re
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from graph.ids import category_key, paper_keys, scoped_researcher_key
+from loaders.names import clean_whitespace, decode_tex, is_person_name, name_key, split_author_list
+from loaders.rows import MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
+
+SOURCE = "arxiv"
+# Top-level fields of a snapshot line; `detect` recognises the format by them.
+RECORD_FIELDS = frozenset({"id", "authors", "categories", "versions"})
+
+
+def clean_title(text: str | None) -> str | None:
+    """One-line title; TeX accents decoded outside `$…$` math, which is kept as written."""
+    if not text:
+        return None
+    parts = re.split(r"(\$[^$]*\$)", text)
+    out = "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else _decode_keeping_edges(p) for p in parts)
+    return clean_whitespace(out) or None
+
+
+def _decode_keeping_edges(part: str) -> str:
+    """decode_tex, keeping the spaces that separate a text part from the math around it."""
+    lead = " " if part[:1].isspace() else ""
+    trail = " " if part[-1:].isspace() else ""
+    return lead + decode_tex(part) + trail
+
+
+def version_dates(versions: list[dict] | None) -> list[tuple[int, str]]:
+    """`[(1, '2007-04-02'), (2, '2007-07-24')]` from `versions[{version, created}]`, sorted by number."""
+    found: dict[int, str] = {}
+    for entry in versions or []:
+        if not isinstance(entry, dict):
+            continue
+        m = re.fullmatch(r"v(\d+)", str(entry.get("version", "")).strip())
+        if not m:
+            continue
+        try:
+            day = parsedate_to_datetime(str(entry.get("created", ""))).date().isoformat()
+        except (TypeError, ValueError):
+            continue
+        found[int(m.group(1))] = day
+    return sorted(found.items())
+
+
+def author_names(record: dict) -> list[str]:
+    """Display names in order: `first last suffix` from `authors_parsed`, else the decoded `authors`."""
+    parsed = record.get("authors_parsed")
+    names: list[str] = []
+    if isinstance(parsed, list) and parsed:
+        for entry in parsed:
+            if not isinstance(entry, list | tuple) or not entry:
+                continue
+            last, first, suffix = (list(entry) + ["", ""])[:3]
+            name = " ".join(p for p in (decode_tex(str(first or "")), decode_tex(str(last or "")), decode_tex(str(suffix or ""))) if p)
+            if name:
+                names.append(re.sub(r"\.\s+-", ".-", name))  # "C. -P. Yuan" -> "C.-P. Yuan"
+    if not names:
+        names = split_author_list(record.get("authors") or "")
+    return names
+
+
+def position(rank: int, count: int) -> str:
+    """OpenAlex-style author position: `first`, `middle` or `last` (a single author is `first`)."""
+    if rank == 0:
+        return "first"
+    return "last" if rank == count - 1 else "middle"
+
+
+def accepts(record: Any) -> bool:
+    """Whether `record` looks like an arXiv snapshot line (used to refuse unknown files up front)."""
+    return isinstance(record, dict) and RECORD_FIELDS <= record.keys()
+
+
+def build_rows(record: Any) -> RecordRows:
+    """The rows one snapshot line states (see loaders/rows.py for the contract).
+
+    nodes: the Paper first (keys `arxiv_id`, plus `doi` when stated), then one paper-scoped
+    Researcher per author (`scoped_key` `arxiv:<id>#<rank>`: the arXiv id, not the DOI, so a DOI
+    added by a later version does not re-key the authors), then the Category rows `arxiv:<code>`.
+    rels: AUTHORED {position, rank, raw_name} and IN_CATEGORY {primary (the first category), score
+    None}, owned by the paper. `versions`, `arxiv_version` and `journal_ref` are arXiv's own values
+    (source_props); `updated` is the newer of `update_date` and the last version's date.
+    Raises RejectedRecord when the record is not an object or has no valid arXiv id.
+    """
+    if not isinstance(record, dict):
+        raise RejectedRecord(f"expected a JSON object, got {type(record).__name__}")
+    raw_id = record.get("id")
+    if not isinstance(raw_id, str) or not raw_id.strip():
+        raise RejectedRecord("arXiv record without an id")
+    keys = paper_keys(arxiv=raw_id, doi=_first_doi(record.get("doi")))
+    if "arxiv_id" not in keys:
+        raise RejectedRecord(f"not an arXiv id: {raw_id!r}")
+    arxiv_id = keys["arxiv_id"]
+    dates = version_dates(record.get("versions"))
+    update_date = record.get("update_date") if isinstance(record.get("update_date"), str) else None
+    updated = max([d for _, d in dates] + ([update_date] if update_date else []), default="")
+    first_date = dates[0][1] if dates else None
+    paper = NodeRow(
+        "Paper",
+        keys,
+        SOURCE,
+        props={
+            "title": clean_title(_text(record.get("title"))),
+            "abstract": clean_whitespace(_text(record.get("abstract"))) or None,
+            "year": int(first_date[:4]) if first_date else None,
+            "publication_date": first_date,
+            "type": "preprint",
+            "license": _text(record.get("license")) or None,
+            "pdf_url": f"https://arxiv.org/pdf/{arxiv_id}",
+            "updated_date": updated or None,
+        },
+        source_props={
+            "versions": [f"v{n}@{d}" for n, d in dates] or None,
+            "arxiv_version": dates[-1][0] if dates else None,
+            "journal_ref": clean_whitespace(_text(record.get("journal-ref"))) or None,
+        },
+        updated=updated,
+    )
+    rows = RecordRows([paper])
+    names = author_names(record)
+    for rank, name in enumerate(names):
+        researcher = NodeRow(
+            "Researcher",
+            {"scoped_key": scoped_researcher_key(f"arxiv:{arxiv_id}", rank)},
+            SOURCE,
+            props={"name": name, "name_key": name_key(name) or None, "is_person": is_person_name(name),
+                   "paper_scoped": True},
+            level=MENTION,
+            updated=updated,
+        )
+        rows.nodes.append(researcher)
+        rows.rels.append(RelRow("AUTHORED", researcher.key, paper.key, {
+            "position": position(rank, len(names)), "rank": rank, "raw_name": name}))
+    codes = list(dict.fromkeys(_text(record.get("categories")).split()))
+    for at, code in enumerate(codes):
+        category = NodeRow("Category", {"key": category_key("arxiv", code)}, SOURCE,
+                           props={"name": code, "scheme": "arxiv"}, level=MENTION, updated=updated)
+        rows.nodes.append(category)
+        rows.rels.append(RelRow("IN_CATEGORY", paper.key, category.key, {"primary": at == 0, "score": None}))
+    return rows
+
+
+def _text(value: Any) -> str:
+    """A string field that may be null or of a wrong type."""
+    return value if isinstance(value, str) else ""
+
+
+def _first_doi(raw: Any) -> str | None:
+    """The first DOI of arXiv's `doi` field (it sometimes lists several, space-separated)."""
+    if not isinstance(raw, str):
+        return None
+    for token in raw.split():
+        if token.startswith("10."):
+            return token
+    return None

@@ -1,0 +1,341 @@
+"""Semantic Scholar -> rows (pure; see loaders/rows.py for the row contract).
+
+Graph API JSON (camelCase): a paper with nested `authors`, `citations` and `references`, and an
+author with `papers` (`paper_rows`, `author_rows`). Dataset JSON Lines (lowercase, one record a
+line; `dataset_rows(kind, row)`): `papers`, `authors`, `citations`, `paper-ids`, `abstracts`,
+`tldrs`, `publication-venues`.
+
+* Paper keys come from `paperId` (also read from a dataset `url`), `corpusId`/`corpusid` and
+  `externalIds` DOI, ArXiv, MAG, PubMed, CorpusId, so S2 papers merge with OpenAlex and arXiv ones;
+  integer and string corpus ids give the same key. DBLP is not a hard key: kept as `dblp_id`.
+* Authors: `authorId` -> `s2_id` (an ORCID in `externalIds` also becomes a key); an author with
+  no id is paper-scoped (`s2:<paperId>#<rank>`). Counts are S2's own: `works_count_s2`,
+  `cited_by_count_s2`, `h_index_s2`; papers: `cited_by_count_s2`, `reference_count_s2`, ...
+* Fields of study become Category rows `s2field:<slug>` (scheme `s2field`).
+* Dataset rows that only add to a paper (citations, abstracts, tldrs) are ATTACH rows: the writer
+  finds the paper by corpus id and never creates it, so the independent samples add no stubs.
+  `paper-ids` and `publication-venues` rows are read, checked and counted but write nothing (see
+  `dataset_rows`). None values are left out of every row.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from graph.ids import (
+    category_key,
+    normalize_orcid,
+    paper_keys,
+    scoped_researcher_key,
+)
+from loaders.names import clean_whitespace, is_person_name, name_key
+from loaders.rows import FULL_RECORD, MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
+
+SOURCE = "s2"
+# Level of a row that only updates a node already in the graph (never creates it); below MENTION.
+ATTACH = 0
+DATASET_KINDS = ("papers", "authors", "citations", "paper-ids", "abstracts", "tldrs", "publication-venues")
+_S2_URL = re.compile(r"semanticscholar\.org/paper/(?:[^/]+/)?([0-9a-f]{40})", re.IGNORECASE)
+
+
+def _compact(props: dict[str, Any]) -> dict[str, Any]:
+    """Drop unstated values so a partial record never erases what another record said."""
+    return {k: v for k, v in props.items() if v is not None and v != "" and v != []}
+
+
+def _get(record: dict, *names: str) -> Any:
+    """The first present value among camelCase / lowercase spellings of a field."""
+    for name in names:
+        if record.get(name) is not None:
+            return record[name]
+    return None
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    text = str(value).strip()
+    return int(text) if text.isdigit() else None
+
+
+def _need_object(record: Any) -> dict:
+    if not isinstance(record, dict):
+        raise RejectedRecord(f"expected a JSON object, got {type(record).__name__}")
+    return record
+
+
+def s2_paper_keys(record: dict) -> dict[str, str]:
+    """Paper key properties of an S2 paper (Graph API or dataset spelling)."""
+    ext = _get(record, "externalIds", "externalids") or {}
+    if not isinstance(ext, dict):
+        ext = {}
+    sha = _get(record, "paperId")
+    if not sha and isinstance(record.get("url"), str) and (m := _S2_URL.search(record["url"])):
+        sha = m.group(1)
+    return paper_keys(
+        doi=ext.get("DOI"),
+        arxiv=ext.get("ArXiv"),
+        s2=str(sha).lower() if sha else None,
+        corpus=_get(record, "corpusId", "corpusid") if _get(record, "corpusId", "corpusid") is not None else ext.get("CorpusId"),
+        mag=ext.get("MAG"),
+        pmid=ext.get("PubMed"),
+    )
+
+
+def field_categories(record: dict) -> list[NodeRow]:
+    """S2 fields of study as Category rows `s2field:<slug>` (linked not primary, no score), deduplicated."""
+    names: list[str] = []
+    for entry in _get(record, "s2FieldsOfStudy", "s2fieldsofstudy") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("category"), str):
+            names.append(entry["category"])
+    for name in _get(record, "fieldsOfStudy", "fieldsofstudy") or []:
+        if isinstance(name, str):
+            names.append(name)
+    out = []
+    for name in dict.fromkeys(clean_whitespace(n) for n in names if clean_whitespace(n)):
+        slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+        out.append(NodeRow("Category", {"key": category_key("s2field", slug)}, SOURCE,
+                           props={"name": name, "scheme": "s2field"}, level=MENTION))
+    return out
+
+
+def researcher_props(author: dict) -> dict[str, Any]:
+    """Properties of an S2 author object (nested `{authorId, name}` or full, either spelling)."""
+    name = clean_whitespace(author.get("name")) or None
+    aliases = [clean_whitespace(a) for a in author.get("aliases") or [] if isinstance(a, str) and clean_whitespace(a)]
+    return _compact({
+        "name": name,
+        "name_key": name_key(name) if name else None,
+        "is_person": is_person_name(name) if name else None,
+        "alt_names": sorted(set(aliases) - {name}) or None,
+        "works_count_s2": _int(_get(author, "paperCount", "papercount")),
+        "cited_by_count_s2": _int(_get(author, "citationCount", "citationcount")),
+        "h_index_s2": _int(_get(author, "hIndex", "hindex")),
+        "homepage": author.get("homepage") if isinstance(author.get("homepage"), str) else None,
+        "updated_date": author.get("updated") if isinstance(author.get("updated"), str) else None,
+    })
+
+
+def researcher_keys(author: dict) -> dict[str, str]:
+    """Researcher key properties: `s2_id` (string of digits) and an ORCID when S2 states one."""
+    keys: dict[str, str] = {}
+    author_id = _get(author, "authorId", "authorid")
+    if author_id is not None and str(author_id).strip():
+        keys["s2_id"] = str(author_id).strip()
+    ext = _get(author, "externalIds", "externalids")
+    if isinstance(ext, dict):
+        orcid = ext.get("ORCID")
+        orcid = orcid[0] if isinstance(orcid, list) and orcid else orcid
+        if isinstance(orcid, str) and (norm := normalize_orcid(orcid)):
+            keys["orcid"] = norm
+    return keys
+
+
+def _paper_node(record: dict, level: int) -> NodeRow:
+    """The Paper row of an S2 paper (Graph API or `papers` dataset spelling)."""
+    keys = s2_paper_keys(record)
+    if not keys:
+        raise RejectedRecord("S2 paper without a paperId, corpus id or external id")
+    ext = _get(record, "externalIds", "externalids")
+    ext = ext if isinstance(ext, dict) else {}
+    venue_obj = record.get("publicationVenue") if isinstance(record.get("publicationVenue"), dict) else {}
+    journal = record.get("journal") if isinstance(record.get("journal"), dict) else {}
+    venue = (clean_whitespace(_str(_get(record, "venue"))) or clean_whitespace(_str(venue_obj.get("name")))
+             or clean_whitespace(_str(journal.get("name"))))
+    pdf = record.get("openAccessPdf") if isinstance(record.get("openAccessPdf"), dict) else {}
+    tldr = record.get("tldr") if isinstance(record.get("tldr"), dict) else {}
+    date = _get(record, "publicationDate", "publicationdate")
+    updated = _str(record.get("updated"))
+    types = _get(record, "publicationTypes", "publicationtypes")
+    return NodeRow(
+        "Paper",
+        keys,
+        SOURCE,
+        props=_compact({
+            "title": clean_whitespace(_str(_get(record, "title"))) or None,
+            "abstract": clean_whitespace(_str(_get(record, "abstract"))) or None,
+            "year": _int(_get(record, "year")),
+            "publication_date": date if isinstance(date, str) else None,
+            "venue": venue or None,
+            "pdf_url": _str(pdf.get("url")) or None,
+            "dblp_id": _str(ext.get("DBLP")) or None,
+            "updated_date": updated or None,
+        }),
+        source_props=_compact({
+            "cited_by_count_s2": _int(_get(record, "citationCount", "citationcount")),
+            "influential_citation_count_s2": _int(_get(record, "influentialCitationCount", "influentialcitationcount")),
+            "reference_count_s2": _int(_get(record, "referenceCount", "referencecount")),
+            "publication_types_s2": [t for t in types if isinstance(t, str)] if isinstance(types, list) else None,
+            "publication_venue_id_s2": _str(venue_obj.get("id")) or _str(_get(record, "publicationvenueid")) or None,
+            "tldr": clean_whitespace(_str(tldr.get("text"))) or None,
+        }),
+        level=level,
+        updated=updated,
+    )
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+class _Builder:
+    """Collects the rows of one raw record, one node row per key (the first, fullest, wins)."""
+
+    def __init__(self) -> None:
+        self.rows = RecordRows()
+        self.index: dict[tuple[str, str], int] = {}
+
+    def node(self, row: NodeRow) -> tuple[int, bool]:
+        """(index of the row with this key, whether it is new)."""
+        found = self.index.get((row.label, row.key))
+        if found is not None:
+            return found, False
+        self.rows.nodes.append(row)
+        self.index[(row.label, row.key)] = len(self.rows.nodes) - 1
+        return len(self.rows.nodes) - 1, True
+
+    def paper(self, record: dict, level: int, owns: tuple[str, ...]) -> NodeRow | None:
+        """A paper with its authors and fields of study; None when it was already in this record."""
+        paper = _paper_node(record, level)
+        paper.owns = owns
+        at, new = self.node(paper)
+        if not new:
+            return None
+        people = [a for a in record.get("authors") or [] if isinstance(a, dict)]
+        # Id-less authors are scoped by the S2 paperId when there is one: a DOI added later cannot re-key them.
+        scope = f"s2:{paper.keys['s2_id']}" if "s2_id" in paper.keys else paper.key
+        for rank, author in enumerate(people):
+            row = researcher_row(author, MENTION, scope=scope, rank=rank, updated=paper.updated)
+            _, fresh = self.node(row)
+            if not fresh and any(r.type == "AUTHORED" and r.start == row.key and r.end == paper.key for r in self.rows.rels):
+                continue  # one author listed twice on a paper: keep the first slot
+            self.rows.rels.append(RelRow("AUTHORED", row.key, paper.key, _compact({
+                "position": "first" if rank == 0 else "last" if rank == len(people) - 1 else "middle",
+                "rank": rank,
+                "raw_name": clean_whitespace(_str(author.get("name"))) or None,
+            }), owner=at))
+        for category in field_categories(record):
+            self.node(category)
+            self.rows.rels.append(RelRow("IN_CATEGORY", paper.key, category.key, {"primary": False, "score": None}, owner=at))
+        return paper
+
+
+def researcher_row(author: dict, level: int, *, scope: str | None = None, rank: int = 0, updated: str = "") -> NodeRow:
+    """The Researcher row of an S2 author; id-less ones become paper-scoped (`<scope>#<rank>`)."""
+    keys = researcher_keys(author)
+    props = researcher_props(author)
+    if "s2_id" not in keys:
+        if scope is None:
+            raise RejectedRecord("S2 author without an authorId")
+        keys = {"scoped_key": scoped_researcher_key(scope, rank)}
+        props["paper_scoped"] = True
+    source_props = {k: props.pop(k) for k in ("works_count_s2", "cited_by_count_s2", "h_index_s2") if k in props}
+    own_updated = props.get("updated_date")
+    return NodeRow("Researcher", keys, SOURCE, props=props, source_props=source_props, level=level,
+                   updated=own_updated or updated)
+
+
+def paper_rows(record: Any) -> RecordRows:
+    """A Graph API paper (with nested `citations`/`references`) or a `papers` dataset row.
+
+    nodes[0] is the paper (FULL_RECORD, owns AUTHORED, IN_CATEGORY and, when it lists them,
+    REFERENCES); nested papers are MENTION rows owning their AUTHORED/IN_CATEGORY. A reference
+    gives the main paper `REFERENCES` its key; a citation gives the citing paper `REFERENCES` the
+    main paper's key (owner None: seen from the cited side, only ever added). Nested papers with
+    no id at all (6 references of Turing 1950 in the shared data) cannot be nodes and are skipped.
+    """
+    record = _need_object(record)
+    builder = _Builder()
+    has_refs = isinstance(record.get("references"), list)
+    owns = ("AUTHORED", "IN_CATEGORY", "REFERENCES") if has_refs else ("AUTHORED", "IN_CATEGORY")
+    main = _paper_node(record, FULL_RECORD)
+    builder.paper(record, FULL_RECORD, owns)
+    for entry in record.get("references") or []:
+        if not isinstance(entry, dict) or not s2_paper_keys(entry):
+            continue
+        cited = builder.paper(entry, MENTION, ("AUTHORED", "IN_CATEGORY"))
+        key = cited.key if cited else _paper_node(entry, MENTION).key
+        builder.rows.rels.append(RelRow("REFERENCES", main.key, key, owner=0))
+    for entry in record.get("citations") or []:
+        if not isinstance(entry, dict) or not s2_paper_keys(entry):
+            continue
+        citing = builder.paper(entry, MENTION, ("AUTHORED", "IN_CATEGORY"))
+        key = citing.key if citing else _paper_node(entry, MENTION).key
+        builder.rows.rels.append(RelRow("REFERENCES", key, main.key, owner=None))
+    return builder.rows
+
+
+def author_rows(record: Any) -> RecordRows:
+    """A Graph API author (with `papers`) or an `authors` dataset row: the researcher first, then
+    each listed paper as a MENTION row with its authors."""
+    record = _need_object(record)
+    builder = _Builder()
+    builder.node(researcher_row(record, FULL_RECORD))
+    for entry in record.get("papers") or []:
+        if isinstance(entry, dict) and s2_paper_keys(entry):
+            builder.paper(entry, MENTION, ("AUTHORED", "IN_CATEGORY"))
+    return builder.rows
+
+
+def corpus_key(value: Any) -> str | None:
+    """`corpus:<n>` from an integer or string corpus id; None when absent or not a number."""
+    keys = paper_keys(corpus=value) if value is not None else {}
+    return f"corpus:{keys['corpus_id']}" if "corpus_id" in keys else None
+
+
+def _corpus_keys(row: dict, field: str = "corpusid") -> dict[str, str]:
+    keys = paper_keys(corpus=row.get(field)) if row.get(field) is not None else {}
+    if "corpus_id" not in keys:
+        raise RejectedRecord(f"S2 {field} missing or not a number: {row.get(field)!r}")
+    return keys
+
+
+def _attach(keys: dict[str, str], props: dict[str, Any] | None = None, source_props: dict[str, Any] | None = None) -> NodeRow:
+    """A row that only adds to a paper already loaded (ATTACH level: never creates the paper)."""
+    return NodeRow("Paper", keys, SOURCE, props=_compact(props or {}), source_props=_compact(source_props or {}),
+                   level=ATTACH)
+
+
+def dataset_rows(kind: str, row: Any) -> RecordRows | None:
+    """One S2AG dataset row; None for rows that write nothing (`paper-ids`, citations to nothing).
+
+    papers/authors: as the Graph API. citations: the citing paper (found by corpus id, ATTACH)
+    `REFERENCES` `corpus:<cited>`, so CITES appears once the cited paper is loaded; a null cited id
+    writes nothing. abstracts: `abstract` (fills a missing one); tldrs: `tldr`; on the paper with that corpus id.
+    publication-venues: checked and counted, nothing written: papers name their venue by
+    `publicationvenueid`, not a key the writer matches on (and null in every sample paper), and the
+    `papers` rows already carry the venue name. paper-ids: checked and counted, nothing written: the
+    primary sha is the S2 paperId, which the Graph API and `papers` rows already carry with the
+    corpus id; adding it to a paper known only by corpus id here would re-key that paper.
+    """
+    row = _need_object(row)
+    if kind == "papers":
+        return paper_rows(row)
+    if kind == "authors":
+        return author_rows(row)
+    if kind == "citations":
+        keys = _corpus_keys(row, "citingcorpusid")
+        cited = corpus_key(row.get("citedcorpusid"))
+        if cited is None:
+            return None
+        citing = _attach(keys)
+        return RecordRows([citing], [RelRow("REFERENCES", citing.key, cited, owner=None)])
+    if kind == "abstracts":
+        text = clean_whitespace(_str(row.get("abstract")))
+        return RecordRows([_attach(_corpus_keys(row), props={"abstract": text})]) if text else None
+    if kind == "tldrs":
+        text = clean_whitespace(_str(row.get("text")))
+        return RecordRows([_attach(_corpus_keys(row), source_props={"tldr": text})]) if text else None
+    if kind == "publication-venues":
+        if not _str(row.get("id")) or not clean_whitespace(_str(row.get("name"))):
+            raise RejectedRecord("S2 venue without an id or name")
+        return None
+    if kind == "paper-ids":
+        _corpus_keys(row)
+        if not _str(row.get("sha")):
+            raise RejectedRecord("S2 paper-ids row without a sha")
+        return None
+    raise ValueError(f"unknown S2 dataset kind {kind!r}")
