@@ -16,10 +16,10 @@ import networkx as nx
 
 from graph.analytics import centrality, communities, structure
 from graph.errors import InvalidInput
-from graph.ids import normalize_openalex
 from graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
-from graph.nx_bridge import canonical_graph, data_version, read_rows
-from neo4j import AsyncDriver
+from graph.nx_bridge import canonical_graph, data_version
+from graph.reads.reader import GraphReader
+from graph.reads.researchers import find_researcher
 from queries import network as q
 
 MAX_DEPTH = 3
@@ -206,40 +206,37 @@ def keep_most_relevant(graph: nx.Graph, centre: str, params: NetworkParams) -> N
 
 
 async def researcher_network(
-    driver: AsyncDriver,
+    reader: GraphReader,
     researcher_id: str,
     params: NetworkParams,
-    database: str,
-    timeout_s: float,
     cache: VersionedCache = NETWORK_CACHE,
 ) -> Network | None:
-    """The ego network of a researcher (internal id, alias or OpenAlex id); None when unknown.
+    """The ego network of a researcher (any id form `researcher(id:)` accepts); None when unknown.
 
     Cached per (id, params, data_version): a repeat on unchanged data reads only the data version.
     """
     params = params.validated()
-    version = await data_version(driver, database, timeout_s)
+    version = await data_version(reader)
     key = ("researcher", researcher_id, params)
     found = cache.get(key, version)
     if found is not MISSING:
         return found
-    rows = await read_rows(
-        driver,
-        q.EGO_SUBGRAPH,
-        {
-            "id": researcher_id,
-            "openalex_id": normalize_openalex(researcher_id),
-            "depth": params.depth,
-            "min_weight": params.min_weight,
-            "year_from": params.year_from,
-            "year_to": params.year_to,
-            "windowed": params.windowed,
-        },
-        database,
-        timeout_s,
-        f"reading the network of researcher {researcher_id!r}",
-    )
-    built = ego_graph_from_rows(rows, params)
-    network = keep_most_relevant(built[1], built[0], params) if built else None
+    centre = await find_researcher(reader, researcher_id)
+    network = None
+    if centre is not None:
+        rows = await reader.rows(
+            q.EGO_SUBGRAPH,
+            {
+                "id": centre["id"],
+                "depth": params.depth,
+                "min_weight": params.min_weight,
+                "year_from": params.year_from,
+                "year_to": params.year_to,
+                "windowed": params.windowed,
+            },
+            f"reading the network of researcher {researcher_id!r}",
+        )
+        built = ego_graph_from_rows(rows, params)
+        network = keep_most_relevant(built[1], built[0], params) if built else None
     cache.put(key, version, network)
     return network

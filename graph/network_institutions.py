@@ -12,11 +12,11 @@ from itertools import combinations
 from typing import Any
 
 from graph.errors import InvalidInput
-from graph.ids import normalize_openalex, normalize_ror
 from graph.network import MAX_LIMIT, Network
 from graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
-from graph.nx_bridge import canonical_graph, data_version, read_rows
-from neo4j import AsyncDriver
+from graph.nx_bridge import canonical_graph, data_version
+from graph.reads.institutions import find_institution
+from graph.reads.reader import GraphReader
 from queries import network as q
 
 
@@ -80,34 +80,28 @@ def institution_network_from_rows(
 
 
 async def institution_network(
-    driver: AsyncDriver,
+    reader: GraphReader,
     institution_id: str,
-    database: str,
-    timeout_s: float,
     min_weight: int = 1,
     limit: int = 200,
     cache: VersionedCache = NETWORK_CACHE,
 ) -> Network | None:
-    """The co-publication network of an institution (internal id, ROR or OpenAlex id); None if unknown."""
+    """The co-publication network of an institution (any id form `institution(id:)` accepts);
+    None when unknown."""
     check_institution_args(min_weight, limit)
-    version = await data_version(driver, database, timeout_s)
+    version = await data_version(reader)
     key = ("institution", institution_id, min_weight, limit)
     found = cache.get(key, version)
     if found is not MISSING:
         return found
-    rows = await read_rows(
-        driver,
-        q.INSTITUTION_SUBGRAPH,
-        {
-            "id": institution_id,
-            "ror": normalize_ror(institution_id),
-            "openalex_id": normalize_openalex(institution_id),
-            "min_weight": min_weight,
-        },
-        database,
-        timeout_s,
-        f"reading the network of institution {institution_id!r}",
-    )
-    network = institution_network_from_rows(rows, min_weight, limit)
+    centre = await find_institution(reader, institution_id)
+    network = None
+    if centre is not None:
+        rows = await reader.rows(
+            q.INSTITUTION_SUBGRAPH,
+            {"id": centre["id"], "min_weight": min_weight},
+            f"reading the network of institution {institution_id!r}",
+        )
+        network = institution_network_from_rows(rows, min_weight, limit)
     cache.put(key, version, network)
     return network

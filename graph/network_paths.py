@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.errors import InvalidInput
-from graph.ids import normalize_openalex
 from graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
-from graph.nx_bridge import data_version, read_rows
-from neo4j import AsyncDriver
+from graph.nx_bridge import data_version
+from graph.reads.reader import GraphReader
+from graph.reads.researchers import find_researcher
 from queries import network as q
 
 MAX_PATH_LENGTH = 6  # the hop bound written into SHORTEST_PATHS
@@ -75,39 +75,35 @@ def result_from_row(row: Mapping[str, Any], max_length: int) -> PathResult | Non
 
 
 async def collaboration_paths(
-    driver: AsyncDriver,
+    reader: GraphReader,
     source: str,
     target: str,
-    database: str,
-    timeout_s: float,
     max_length: int = 4,
     min_weight: int = 1,
     max_paths: int = 10,
     cache: VersionedCache = NETWORK_CACHE,
 ) -> PathResult | None:
-    """Shortest paths between two researchers (internal id, alias or OpenAlex id); None if unknown."""
+    """Shortest paths between two researchers (any id form); None when either is unknown."""
     check_path_args(max_length, min_weight, max_paths)
-    version = await data_version(driver, database, timeout_s)
+    version = await data_version(reader)
     key = ("path", source, target, max_length, min_weight, max_paths)
     found = cache.get(key, version)
     if found is not MISSING:
         return found
-    rows = await read_rows(
-        driver,
-        q.SHORTEST_PATHS,
-        {
-            "source": source,
-            "source_openalex": normalize_openalex(source),
-            "target": target,
-            "target_openalex": normalize_openalex(target),
-            "max_length": max_length,
-            "min_weight": min_weight,
-            "max_paths": max_paths,
-        },
-        database,
-        timeout_s,
-        "finding a collaboration path",
-    )
-    result = result_from_row(rows[0], max_length) if rows else None
+    start, end = await find_researcher(reader, source), await find_researcher(reader, target)
+    result = None
+    if start is not None and end is not None:
+        rows = await reader.rows(
+            q.SHORTEST_PATHS,
+            {
+                "source": start["id"],
+                "target": end["id"],
+                "max_length": max_length,
+                "min_weight": min_weight,
+                "max_paths": max_paths,
+            },
+            "finding a collaboration path",
+        )
+        result = result_from_row(rows[0], max_length) if rows else None
     cache.put(key, version, result)
     return result

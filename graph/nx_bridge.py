@@ -8,12 +8,13 @@ the same subgraph then always gives the same communities.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, LiteralString
+from typing import Any
 
 import networkx as nx
 
 from graph.driver import translated_errors
-from neo4j import AsyncDriver, Driver, Query
+from graph.reads.reader import GraphReader
+from neo4j import Driver
 from queries import network as q
 
 
@@ -37,26 +38,10 @@ def canonical_graph(
     return graph
 
 
-async def read_rows(
-    driver: AsyncDriver,
-    query: LiteralString,
-    params: Mapping[str, Any],
-    database: str,
-    timeout_s: float,
-    what: str,
-) -> list[dict[str, Any]]:
-    """Run one read query (routing to readers, with a transaction timeout) and return plain dicts."""
-    with translated_errors(what):
-        records, _, _ = await driver.execute_query(
-            Query(query, timeout=timeout_s), dict(params), database_=database, routing_="r"
-        )
-    return [record.data() for record in records]
-
-
-async def data_version(driver: AsyncDriver, database: str, timeout_s: float) -> int | None:
+async def data_version(reader: GraphReader) -> int | None:
     """The graph's `(:Meta {key: 'graph'}).data_version`; None before the first load."""
-    rows = await read_rows(driver, q.DATA_VERSION, {}, database, timeout_s, "reading the data version")
-    return rows[0]["data_version"] if rows else None
+    row = await reader.one(q.DATA_VERSION, {}, "reading the data version")
+    return row["data_version"] if row else None
 
 
 def coauthor_graph_from_rows(rows: Iterable[Mapping[str, Any]]) -> nx.Graph:

@@ -11,22 +11,12 @@ OPTIONAL MATCH (m:Meta {key: 'graph'})
 RETURN m.data_version AS data_version
 """
 
-# The ego subgraph of one researcher (by internal id, alias or OpenAlex id): one row per researcher
-# within $depth (1..3) hops over COAUTHORED_WITH ties with weight >= $min_weight whose years overlap
-# [$year_from, $year_to], with its paper count, its papers in the window (only when $windowed) and its
-# outgoing ties passing the same filter. Rows: {centre, id, name, paper_count, papers, ties}.
-# No rows when the researcher is unknown.
+# The ego subgraph of one researcher (internal id): one row per researcher within $depth (1..3) hops
+# over COAUTHORED_WITH ties with weight >= $min_weight whose years overlap [$year_from, $year_to],
+# with its paper count, its papers in the window (only when $windowed) and its outgoing ties passing
+# the same filter. Rows: {centre, id, name, paper_count, papers, ties}; none when the id is unknown.
 EGO_SUBGRAPH: LiteralString = """
-OPTIONAL MATCH (by_id:Researcher {id: $id})
-OPTIONAL MATCH (by_openalex:Researcher {openalex_id: $openalex_id})
-WITH coalesce(by_id, by_openalex) AS found
-OPTIONAL CALL (found) {
-  WITH found WHERE found IS NULL
-  MATCH (aliased:Researcher) WHERE $id IN aliased.aliases
-  RETURN aliased LIMIT 1
-}
-WITH coalesce(found, aliased) AS c
-WHERE c IS NOT NULL
+MATCH (c:Researcher {id: $id})
 CALL (c) {
   MATCH (c)-[r:COAUTHORED_WITH]-(n:Researcher)
   WHERE r.weight >= $min_weight
@@ -69,25 +59,11 @@ RETURN c.id AS centre, n.id AS id, n.name AS name,
 """
 
 # Up to $max_paths shortest co-authorship paths (ties with weight >= $min_weight, at most 6 hops)
-# between two researchers (internal id, alias or OpenAlex id each), every hop with its weight and
-# shared papers. One row {source, target, paths}; source/target null when unknown, paths [] when none.
+# between two researchers (internal ids), every hop with its weight and shared papers.
+# One row {source, target, paths}; source/target null when unknown, paths [] when none.
 SHORTEST_PATHS: LiteralString = """
-OPTIONAL MATCH (s1:Researcher {id: $source})
-OPTIONAL MATCH (s2:Researcher {openalex_id: $source_openalex})
-OPTIONAL MATCH (t1:Researcher {id: $target})
-OPTIONAL MATCH (t2:Researcher {openalex_id: $target_openalex})
-WITH coalesce(s1, s2) AS s, coalesce(t1, t2) AS t
-OPTIONAL CALL (s) {
-  WITH s WHERE s IS NULL
-  MATCH (a:Researcher) WHERE $source IN a.aliases
-  RETURN a AS s_alias LIMIT 1
-}
-OPTIONAL CALL (t) {
-  WITH t WHERE t IS NULL
-  MATCH (a:Researcher) WHERE $target IN a.aliases
-  RETURN a AS t_alias LIMIT 1
-}
-WITH coalesce(s, s_alias) AS s, coalesce(t, t_alias) AS t
+OPTIONAL MATCH (s:Researcher {id: $source})
+OPTIONAL MATCH (t:Researcher {id: $target})
 OPTIONAL CALL (s, t) {
   WITH s, t WHERE s IS NOT NULL AND t IS NOT NULL AND s <> t
   MATCH p = allShortestPaths((s)-[:COAUTHORED_WITH*..6]-(t))
@@ -109,16 +85,12 @@ OPTIONAL CALL (s, t) {
 RETURN s {.id, .name} AS source, t {.id, .name} AS target, coalesce(paths, []) AS paths
 """
 
-# The co-publication network of one institution (internal id, ROR or OpenAlex id): the institution
-# and every institution stated on at least $min_weight of the same papers, each with the ids of the
-# papers stated with it (through AFFILIATED_WITH researchers' AUTHORED.institution_ids).
-# Rows {centre, id, name, country, papers}; no rows when the institution is unknown.
+# The co-publication network of one institution (internal id): the institution and every
+# institution stated on at least $min_weight of the same papers, each with the ids of the papers
+# stated with it (through AFFILIATED_WITH researchers' AUTHORED.institution_ids).
+# Rows {centre, id, name, country, papers}; none when the id is unknown.
 INSTITUTION_SUBGRAPH: LiteralString = """
-OPTIONAL MATCH (by_id:Institution {id: $id})
-OPTIONAL MATCH (by_ror:Institution {ror: $ror})
-OPTIONAL MATCH (by_openalex:Institution {openalex_id: $openalex_id})
-WITH coalesce(by_id, by_ror, by_openalex) AS c
-WHERE c IS NOT NULL
+MATCH (c:Institution {id: $id})
 CALL (c) {
   MATCH (c)<-[:AFFILIATED_WITH]-(:Researcher)-[au:AUTHORED]->(p:Paper)
   WHERE c.id IN au.institution_ids

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 
 from graph.network import Network
+from schema.context import Info
+
+if TYPE_CHECKING:
+    from schema.researcher import Researcher
+
+ResearcherT = Annotated["Researcher", strawberry.lazy("schema.researcher")]
 
 
 @strawberry.type(
@@ -22,6 +28,13 @@ class NetworkNode:
     )
     distance: int = strawberry.field(description="Co-authorship hops from the centre (0 for the centre).")
     network: strawberry.Private[Network]
+
+    @strawberry.field(description="The researcher's full profile (batched: one read for all nodes).")
+    async def researcher(self, info: Info) -> ResearcherT | None:
+        from schema.researcher import Researcher
+
+        props = await info.context.data.researcher.load(self.id)
+        return Researcher.from_record(props) if props else None
 
     @strawberry.field(description="Louvain community number in this network (seeded; 0 = largest).")
     def community(self) -> int:

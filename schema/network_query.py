@@ -37,9 +37,7 @@ class NetworkQuery:
     ) -> ResearcherNetwork | None:
         ctx = info.context
         params = NetworkParams(depth, min_weight, year_from, year_to, limit, rank_by.value)
-        network = await researcher_network(
-            ctx.driver, id, params, ctx.settings.neo4j_database, ctx.settings.query_timeout_s
-        )
+        network = await researcher_network(ctx.reader, id, params)
         return ResearcherNetwork.from_record(network) if network else None
 
     @strawberry.field(
@@ -58,11 +56,9 @@ class NetworkQuery:
     ) -> CollaborationPathResult | None:
         ctx = info.context
         result = await collaboration_paths(
-            ctx.driver,
+            ctx.reader,
             from_,
             to,
-            ctx.settings.neo4j_database,
-            ctx.settings.query_timeout_s,
             max_length=max_length,
             min_weight=min_weight,
             max_paths=max_paths,
@@ -83,10 +79,8 @@ class NetworkQuery:
     ) -> InstitutionNetwork | None:
         ctx = info.context
         network = await institution_network(
-            ctx.driver,
+            ctx.reader,
             id,
-            ctx.settings.neo4j_database,
-            ctx.settings.query_timeout_s,
             min_weight=min_weight,
             limit=limit,
         )

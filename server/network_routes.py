@@ -11,6 +11,7 @@ from starlette.staticfiles import StaticFiles
 
 from graph.errors import InvalidInput, WeftError
 from graph.network import NetworkParams, researcher_network
+from graph.reads.reader import GraphReader
 from server import exports
 from server.pages import STATIC, network_page
 
@@ -55,9 +56,8 @@ async def export_network(request: Request) -> Response:
     settings = request.app.state.settings
     try:
         params = params_from_query(request.query_params)
-        network = await researcher_network(
-            request.app.state.driver, researcher_id, params, settings.neo4j_database, settings.query_timeout_s
-        )
+        reader = GraphReader(request.app.state.driver, settings.neo4j_database, settings.query_timeout_s)
+        network = await researcher_network(reader, researcher_id, params)
     except InvalidInput as exc:
         return error_response(exc, 400)
     except WeftError as exc:
