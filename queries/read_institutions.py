@@ -68,7 +68,7 @@ CALL (r) {
 WITH r, paper_count, first_year, last_year ORDER BY paper_count DESC, r.name, r.id
 WITH collect({researcher: r, paper_count: paper_count, first_year: first_year, last_year: last_year}) AS found
 RETURN size(found) AS total,
-       [x IN found[$skip..$end] | {researcher: x.researcher {.*}, paper_count: x.paper_count,
+       [x IN found[$skip..$end] | {researcher: properties(x.researcher), paper_count: x.paper_count,
                                    first_year: x.first_year, last_year: x.last_year}] AS page
 """
 
@@ -82,6 +82,6 @@ WITH j, sum(c.weight) AS weight, count(DISTINCT o) AS researchers
 ORDER BY weight DESC, j.name, j.id
 WITH collect({institution: j, weight: weight, researchers: researchers}) AS found
 RETURN size(found) AS total,
-       [x IN found[$skip..$end] | {institution: x.institution {.*}, weight: x.weight,
+       [x IN found[$skip..$end] | {institution: properties(x.institution), weight: x.weight,
                                    researchers: x.researchers}] AS page
 """

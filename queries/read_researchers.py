@@ -86,6 +86,6 @@ WITH o, c ORDER BY
   c.weight DESC, o.name, o.id
 WITH collect({researcher: o, weight: c.weight, first_year: c.first_year, last_year: c.last_year}) AS found
 RETURN size(found) AS total,
-       [x IN found[$skip..$end] | {researcher: x.researcher {.*}, weight: x.weight,
+       [x IN found[$skip..$end] | {researcher: properties(x.researcher), weight: x.weight,
                                    first_year: x.first_year, last_year: x.last_year}] AS page
 """

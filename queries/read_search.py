@@ -12,7 +12,7 @@ WHERE index_name <> 'researcher_text' OR coalesce(node.is_person, true)
 WITH index_name, node, score ORDER BY score DESC, node.id
 WITH collect({kind: index_name, node: node, score: score}) AS found
 RETURN size(found) AS total,
-       [x IN found[$skip..$end] | {kind: x.kind, score: x.score, node: x.node {.*}}] AS page
+       [x IN found[$skip..$end] | {kind: x.kind, score: x.score, node: properties(x.node)}] AS page
 """
 
 # Up to $limit completions for the escaped prefix query $query across $indexes: kind, id, label, score.

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import strawberry
+from graphql import GraphQLError
 from strawberry.tools import merge_types
+from strawberry.types import ExecutionContext
 
+from schema.errors import CodedErrors, log_errors
+from schema.limits import limit_extensions
 from schema.network_query import NetworkQuery
 from schema.paper_query import PaperQuery
 
 Query = merge_types("Query", (PaperQuery, NetworkQuery))
 
 
+class WeftSchema(strawberry.Schema):
+    """Strawberry's schema, logging errors with the request id (before they are coded and masked)."""
+
+    def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
+        log_errors(errors, execution_context.context if execution_context else None)
+
+
 def build_schema() -> strawberry.Schema:
-    """The executable schema with its validation rules and extensions."""
-    return strawberry.Schema(query=Query)
+    """The executable schema with its limits (checked before execution) and coded errors."""
+    return WeftSchema(query=Query, extensions=[*limit_extensions(), CodedErrors])
 
 
 def export_sdl() -> str:

@@ -1,18 +1,27 @@
-"""The Starlette app: one async Neo4j driver per process (lifespan), /graphql, /health."""
+"""The Starlette app: one async Neo4j driver per process (lifespan), /graphql, /health.
+
+/graphql follows GraphQL over HTTP: GET (queries only) and POST, `application/json` and
+`application/graphql-response+json` (request errors get 400 and no `data` with the latter),
+batching off. Each response carries `x-request-id` and `x-weft-cypher-queries`.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
-from neo4j.exceptions import Neo4jError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
+from strawberry.http import GraphQLHTTPResponse
+from strawberry.types import ExecutionResult
+from strawberry.types.unset import UNSET
 
 from graph.driver import open_async_driver
 from graph.settings import Settings, load_settings
@@ -20,26 +29,89 @@ from schema.context import Context
 from schema.root import build_schema
 from server import network_routes
 
+log = logging.getLogger("weft.server")
+# Unknown-label warnings on an empty or partly loaded graph are not worth a log line per query.
+logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
+
+JSON = "application/json"
+GRAPHQL_RESPONSE_JSON = "application/graphql-response+json"
+
+
+def preferred_media_type(accept: str | None) -> str:
+    """The response media type for an Accept header: the graphql-response one only when the client
+    ranks it at least as high as application/json; application/json otherwise (also for `*/*`).
+
+    >>> preferred_media_type("application/graphql-response+json, application/json;q=0.9")
+    'application/graphql-response+json'
+    """
+    best: tuple[float, int, str] | None = None
+    for position, part in enumerate((accept or "").split(",")):
+        media, *params = [p.strip() for p in part.split(";")]
+        quality = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if media.lower() in (JSON, GRAPHQL_RESPONSE_JSON) and quality > 0:
+            candidate = (quality, -position, media.lower())
+            best = candidate if best is None or candidate > best else best
+    return best[2] if best else JSON
+
+
+def is_request_error(result: ExecutionResult) -> bool:
+    """True when the operation never executed (parse, validation or variable errors): no field path."""
+    return result.data is None and bool(result.errors) and all(e.path is None for e in result.errors)
+
 
 class WeftGraphQL(GraphQL[Context, None]):
-    """Strawberry's ASGI app with Weft's typed context."""
+    """Strawberry's ASGI app with Weft's typed context and GraphQL-over-HTTP status codes."""
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket | None = None) -> Context:  # type: ignore[override]
         state = request.app.state
-        return Context(
+        context = Context(
             request=request,  # type: ignore[arg-type]
             response=response if isinstance(response, Response) else None,
             driver=state.driver,
             settings=state.settings,
             request_id=request.headers.get("x-request-id") or uuid.uuid4().hex[:16],
         )
+        request.state.weft_context = context
+        return context
+
+    async def process_result(self, request: Request, result: ExecutionResult) -> GraphQLHTTPResponse:  # type: ignore[override]
+        data = await super().process_result(request, result)
+        if preferred_media_type(request.headers.get("accept")) == GRAPHQL_RESPONSE_JSON:
+            request.state.weft_media_type = GRAPHQL_RESPONSE_JSON
+            if is_request_error(result):
+                data.pop("data", None)
+                request.state.weft_status = 400
+        return data
+
+    async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
+        response = await super().run(request, context, root_value)
+        if isinstance(request, Request) and isinstance(response, Response):
+            state = request.state
+            media_type = getattr(state, "weft_media_type", None)
+            if media_type:
+                response.headers["content-type"] = f"{media_type}; charset=utf-8"
+            status = getattr(state, "weft_status", None)
+            if status:
+                response.status_code = status
+            context = getattr(state, "weft_context", None)
+            if context is not None:
+                response.headers["x-request-id"] = context.request_id
+                response.headers["x-weft-cypher-queries"] = str(context.reader.queries_run)
+        return response
 
 
 async def health(request: Request) -> JSONResponse:
     """200 when Neo4j answers, 503 otherwise."""
     try:
         await request.app.state.driver.verify_connectivity()
-    except (Neo4jError, OSError, Exception) as exc:  # noqa: BLE001 - any failure means unhealthy
+    except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
         return JSONResponse({"status": "unavailable", "neo4j": exc.__class__.__name__}, status_code=503)
     return JSONResponse({"status": "ok", "neo4j": "up"})
 
@@ -57,7 +129,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             await app.state.driver.close()
 
-    graphql_app = WeftGraphQL(build_schema(), graphql_ide="graphiql")
+    graphql_app = WeftGraphQL(build_schema(), graphql_ide="graphiql", allow_queries_via_get=True)
     routes: list[BaseRoute] = [
         Route("/graphql", graphql_app, methods=["GET", "POST"]),
         Route("/health", health),
