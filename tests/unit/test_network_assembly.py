@@ -1,0 +1,223 @@
+"""Pure parts of the network work: parameters, ego assembly, ranking/truncation, cache, exports."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import networkx as nx
+import pytest
+
+from graph.analytics import centrality, communities, components, structure
+from graph.errors import InvalidInput
+from graph.network import NetworkParams, ego_graph_from_rows, keep_most_relevant, window_ties
+from graph.network_cache import MISSING, VersionedCache
+from graph.network_institutions import institution_network_from_rows
+from graph.network_paths import check_path_args, result_from_row
+from graph.network_scores import score_rows
+from graph.nx_bridge import canonical_graph, coauthor_graph_from_rows
+from server import exports
+from server.cli_analysis import parse_param
+from server.network_routes import params_from_query
+
+
+def tie(target: str, weight: int, first: int = 2000, last: int = 2001) -> dict:
+    return {"target": target, "weight": weight, "first_year": first, "last_year": last}
+
+
+def row(node: str, ties: list[dict], papers: list[tuple[str, int]] = (), count: int = 1) -> dict:
+    return {
+        "centre": "c",
+        "id": node,
+        "name": node.upper(),
+        "paper_count": count,
+        "papers": [{"id": p, "year": y} for p, y in papers],
+        "ties": ties,
+    }
+
+
+# c - a (3), c - b (1), a - d (2), d - e (1): e is 3 hops from c.
+ROWS = [
+    row("a", [tie("c", 3), tie("d", 2)], count=4),
+    row("b", [], count=9),
+    row("c", [tie("b", 1)], count=5),
+    row("d", [tie("e", 1)], count=2),
+    row("e", [], count=1),
+]
+
+
+@pytest.mark.parametrize(
+    ("params", "argument"),
+    [
+        (NetworkParams(depth=0), "depth"),
+        (NetworkParams(depth=9), "depth"),
+        (NetworkParams(limit=0), "limit"),
+        (NetworkParams(limit=5000), "limit"),
+        (NetworkParams(min_weight=0), "minWeight"),
+        (NetworkParams(year_from=2010, year_to=2000), "yearFrom"),
+        (NetworkParams(year_to=99999), "yearTo"),
+        (NetworkParams(rank_by="RANDOM"), "rankBy"),
+    ],
+)
+def test_bad_parameters_name_the_argument(params: NetworkParams, argument: str) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        params.validated()
+    assert caught.value.argument == argument
+    assert argument in str(caught.value)
+
+
+def test_ego_distances_and_depth_cut() -> None:
+    centre, graph = ego_graph_from_rows(ROWS, NetworkParams(depth=2))
+    assert centre == "c"
+    assert dict(graph.nodes(data="distance")) == {"a": 1, "b": 1, "c": 0, "d": 2}
+    assert sorted(graph.edges(data="weight")) == [("a", "c", 3), ("a", "d", 2), ("b", "c", 1)]
+    assert graph.nodes["b"]["paper_count"] == 9
+
+
+def test_min_weight_drops_ties_then_unreachable_nodes() -> None:
+    _, graph = ego_graph_from_rows(ROWS, NetworkParams(depth=3, min_weight=2))
+    assert sorted(graph.nodes) == ["a", "c", "d"]
+    assert sorted(graph.edges) == [("a", "c"), ("a", "d")]
+
+
+def test_year_window_recomputes_weights_from_shared_papers() -> None:
+    rows = [
+        row("c", [tie("a", 3)], papers=[("p1", 2001), ("p2", 2003)]),
+        row("a", [tie("b", 1)], papers=[("p1", 2001), ("p2", 2003), ("p3", 2003)]),
+        row("b", [], papers=[("p9", 2002)]),
+    ]
+    _, graph = ego_graph_from_rows(rows, NetworkParams(depth=2, year_from=2000, year_to=2005))
+    assert graph.edges["a", "c"] == {"weight": 2, "first_year": 2001, "last_year": 2003}
+    assert "b" not in graph  # a and b share no paper in the window
+    assert graph.nodes["a"]["paper_count"] == 3
+    assert window_ties({"x": {"p": 1}}, [("x", "y")], 1) == []
+
+
+def test_limit_keeps_nearest_ring_first_then_by_weight() -> None:
+    _, graph = ego_graph_from_rows(ROWS, NetworkParams(depth=3))
+    network = keep_most_relevant(graph, "c", NetworkParams(depth=3, limit=2))
+    assert sorted(network.graph.nodes) == ["a", "c"]  # a (weight 3 to c) beats b (weight 1)
+    assert network.truncated and network.total_node_count == 5
+    by_papers = keep_most_relevant(graph, "c", NetworkParams(depth=3, limit=2, rank_by="PAPERS"))
+    assert sorted(by_papers.graph.nodes) == ["b", "c"]  # b has 9 papers, a 4
+    whole = keep_most_relevant(graph, "c", NetworkParams(depth=3, limit=10))
+    assert not whole.truncated and whole.graph.number_of_nodes() == 5
+    three = keep_most_relevant(graph, "c", NetworkParams(depth=3, limit=4))
+    assert nx.is_connected(three.graph) and "d" in three.graph
+
+
+def test_centrality_ranking_uses_pagerank_of_whole_ego_graph() -> None:
+    star = [row("c", [tie("a", 1), tie("b", 1)]), row("a", [tie("x", 1), tie("y", 1)]), row("b", [])]
+    star += [row("x", []), row("y", [])]
+    _, graph = ego_graph_from_rows(star, NetworkParams(depth=2))
+    kept = keep_most_relevant(graph, "c", NetworkParams(depth=2, limit=2, rank_by="CENTRALITY"))
+    ranks = nx.pagerank(graph, weight="weight")
+    assert ranks["a"] > ranks["b"]
+    assert sorted(kept.graph.nodes) == ["a", "c"]
+
+
+def test_network_analytics_equal_networkx_on_the_same_graph() -> None:
+    graph = nx.karate_club_graph()
+    named = canonical_graph(
+        ((f"r{n:02d}", {"name": str(n)}) for n in graph.nodes),
+        ((f"r{a:02d}", f"r{b:02d}", {"weight": d["weight"]}) for a, b, d in graph.edges(data=True)),
+    )
+    network = keep_most_relevant(_with_distance(named, "r00"), "r00", NetworkParams(depth=3, limit=1000))
+    direct = nx.Graph()
+    direct.add_nodes_from(sorted(named.nodes))
+    direct.add_edges_from(sorted(named.edges(data=True)))
+    expected = nx.community.louvain_communities(direct, weight="weight", seed=42)
+    found: dict[int, set] = {}
+    for node, c in network.communities.items():
+        found.setdefault(c, set()).add(node)
+    assert sorted(map(sorted, found.values())) == sorted(map(sorted, expected))
+    pr = nx.pagerank(direct, weight="weight")
+    assert network.pagerank == pytest.approx(pr)
+    assert network.betweenness == pytest.approx(nx.betweenness_centrality(direct))
+    assert network.degree == pytest.approx(nx.degree_centrality(direct))
+    assert network.summary.average_clustering == pytest.approx(nx.average_clustering(direct))
+    assert network.summary.components == 1 and network.summary.edge_count == 78
+
+
+def _with_distance(graph: nx.Graph, centre: str) -> nx.Graph:
+    nx.set_node_attributes(graph, nx.single_source_shortest_path_length(graph, centre), "distance")
+    return graph
+
+
+def test_analytics_helpers_on_two_components() -> None:
+    g = nx.Graph([("a", "b"), ("c", "d"), ("d", "e")])
+    assert [sorted(c) for c in components.components(g)] == [["c", "d", "e"], ["a", "b"]]
+    assert structure.summary(g).components == 2
+    assert communities.louvain(nx.Graph()) == []
+    assert centrality.pagerank(nx.Graph()) == {}
+
+
+def test_cache_hits_and_drops_on_new_data_version() -> None:
+    cache = VersionedCache(max_entries=2)
+    cache.put("k", 1, "v")
+    assert cache.get("k", 1) == "v" and cache.hits == 1
+    cache.put("k2", 1, "v2")
+    cache.put("k3", 1, "v3")
+    assert cache.get("k", 1) is MISSING  # evicted, least recently used
+    assert cache.get("k3", 2) is MISSING and len(cache) == 0
+
+
+def test_institution_network_keeps_strongest_partners() -> None:
+    rows = [
+        {"centre": "i1", "id": "i1", "name": "A", "country": "GB", "papers": ["p1", "p2", "p3"]},
+        {"centre": "i1", "id": "i2", "name": "B", "country": "US", "papers": ["p1", "p2"]},
+        {"centre": "i1", "id": "i3", "name": "C", "country": "US", "papers": ["p3"]},
+    ]
+    network = institution_network_from_rows(rows, 1, 2)
+    assert sorted(network.graph.nodes) == ["i1", "i2"] and network.truncated
+    assert network.graph.edges["i1", "i2"]["weight"] == 2
+    assert institution_network_from_rows([], 1, 2) is None
+
+
+def test_path_results_order_and_reasons() -> None:
+    weak = {"nodes": [{"id": "s"}, {"id": "m1"}, {"id": "t"}], "hops": [{"weight": 1}, {"weight": 5}]}
+    strong = {"nodes": [{"id": "s"}, {"id": "m2"}, {"id": "t"}], "hops": [{"weight": 2}, {"weight": 2}]}
+    result = result_from_row({"source": {"id": "s"}, "target": {"id": "t"}, "paths": [weak, strong]}, 3)
+    assert [p["nodes"][1]["id"] for p in result.paths] == ["m2", "m1"] and result.reason is None
+    none = result_from_row({"source": {"id": "s"}, "target": {"id": "t"}, "paths": []}, 2)
+    assert none.paths == [] and "at most 2 hops" in none.reason
+    assert result_from_row({"source": None, "target": {"id": "t"}, "paths": []}, 2) is None
+    with pytest.raises(InvalidInput) as caught:
+        check_path_args(9, 1, 10)
+    assert caught.value.argument == "maxLength"
+
+
+def test_export_parameters_from_query_string() -> None:
+    assert params_from_query({"depth": "2", "minWeight": "3", "rankBy": "papers"}) == NetworkParams(
+        depth=2, min_weight=3, rank_by="PAPERS"
+    )
+    for query, argument in (({"depth": "x"}, "depth"), ({"depth": "9"}, "depth"), ({"bogus": "1"}, "bogus")):
+        with pytest.raises(InvalidInput) as caught:
+            params_from_query(query)
+        assert caught.value.argument == argument
+
+
+def test_exports_round_trip_through_networkx_readers() -> None:
+    _, graph = ego_graph_from_rows(ROWS, NetworkParams(depth=3))
+    network = keep_most_relevant(graph, "c", NetworkParams(depth=3))
+    expected_edges = {frozenset((a, b)): w for a, b, w in network.graph.edges(data="weight")}
+    for fmt in ("graphml", "gexf"):
+        body = exports.render(network, fmt)
+        reader = nx.read_graphml if fmt == "graphml" else nx.read_gexf
+        back = reader(io.BytesIO(body))
+        assert set(back.nodes) == set(network.graph.nodes)
+        assert {frozenset((a, b)): int(w) for a, b, w in back.edges(data="weight")} == expected_edges
+    data = json.loads(json.dumps(exports.render(network, "json")))
+    back = nx.cytoscape_graph(data)
+    assert set(back.nodes) == set(network.graph.nodes)
+    assert {frozenset((a, b)): w for a, b, w in back.edges(data="weight")} == expected_edges
+
+
+def test_whole_graph_scores_and_params() -> None:
+    graph = coauthor_graph_from_rows([{"id": "a", "ties": [["b", 2], ["zz", 1]]}, {"id": "b", "ties": []}])
+    assert list(graph.edges) == [("a", "b")]  # ties to unknown researchers are ignored
+    rows = score_rows(graph)
+    assert {r["id"] for r in rows} == {"a", "b"} and {r["community"] for r in rows} == {0}
+    assert parse_param("x=1.5") == ("x", 1.5)
+    with pytest.raises(InvalidInput):
+        parse_param("no-equals-sign")
