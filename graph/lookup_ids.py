@@ -44,7 +44,7 @@ def slugify(text: str | None, max_words: int = 8) -> str:
     >>> slugify("Computing Machinery and Intelligence")
     'computing-machinery-and-intelligence'
     """
-    folded = unicodedata.normalize("NFKD", text or "")
+    folded = unicodedata.normalize("NFKD", re.sub(r"[\u2010-\u2015\u2212]", " ", text or ""))
     ascii_text = folded.encode("ascii", "ignore").decode("ascii").lower()
     words = re.findall(r"[a-z0-9]+", ascii_text)
     return "-".join(words[:max_words])

@@ -7,6 +7,7 @@ The cost of a query is the number of objects it could return: every field costs 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from graphql import (
@@ -128,11 +129,11 @@ class CostLimitRule(ValidationRule):
                     )
 
 
-def limit_extensions() -> list[type[SchemaExtension] | SchemaExtension]:
-    """The schema extensions enforcing every limit (all run during parsing or validation)."""
+def limit_extensions() -> list[Callable[[], SchemaExtension]]:
+    """Factories of the schema extensions enforcing every limit (all run during parsing or validation)."""
     return [
-        MaxTokensLimiter(max_token_count=MAX_TOKENS),
-        QueryDepthLimiter(max_depth=MAX_DEPTH),
-        MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
-        AddValidationRules([CostLimitRule]),
+        lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
+        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
+        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        lambda: AddValidationRules([CostLimitRule]),
     ]

@@ -1,0 +1,79 @@
+"""The query cost rule, media-type negotiation and error coding (pure: no server, no database)."""
+
+from __future__ import annotations
+
+import pytest
+from graphql import GraphQLError, parse
+
+from graph.errors import InvalidInput, NotFound, Unavailable
+from schema.errors import coded
+from schema.limits import LIST_FACTOR, MAX_COST, QueryCost
+from schema.root import build_schema
+from server.app import preferred_media_type
+
+SCHEMA = build_schema()._schema
+
+
+def cost_of(query: str) -> int:
+    document = parse(query)
+    fragments = {d.name.value: d for d in document.definitions if d.kind == "fragment_definition"}
+    operation = next(d for d in document.definitions if d.kind == "operation_definition")
+    return QueryCost(SCHEMA, fragments).of_operation(operation)
+
+
+def test_cost_counts_fields_and_multiplies_by_first() -> None:
+    assert cost_of("{ version }") == 1
+    # mostCited(first: 5): 1 + 5 * (edges: 1 + 10 * (node: 1 + title 1))
+    assert cost_of("{ mostCited(first: 5) { edges { node { title } } } }") == 1 + 5 * (1 + LIST_FACTOR * (1 + 1))
+
+
+def test_cost_uses_defaults_and_fragments() -> None:
+    with_default = cost_of("{ mostCited { totalCount } }")
+    assert with_default == 1 + 20 * 1
+    via_fragment = cost_of("query { mostCited { ...F } } fragment F on PaperConnection { totalCount }")
+    assert via_fragment == with_default
+
+
+def test_nested_connections_exceed_budget() -> None:
+    query = """{ researcher(id: "x") { coauthors(first: 100) { edges { node { researcher {
+      coauthors(first: 100) { edges { node { researcher { name } } } } } } } } } }"""
+    assert cost_of(query) > MAX_COST
+
+
+def test_introspection_is_free() -> None:
+    assert cost_of("{ __schema { types { name fields { name } } } }") == 0
+
+
+@pytest.mark.parametrize(
+    ("accept", "media"),
+    [
+        (None, "application/json"),
+        ("*/*", "application/json"),
+        ("application/json", "application/json"),
+        ("application/graphql-response+json", "application/graphql-response+json"),
+        ("application/graphql-response+json, application/json", "application/graphql-response+json"),
+        ("application/json, application/graphql-response+json", "application/json"),
+        ("application/json;q=0.5, application/graphql-response+json", "application/graphql-response+json"),
+        ("application/graphql-response+json;q=0", "application/json"),
+    ],
+)
+def test_preferred_media_type(accept: str | None, media: str) -> None:
+    assert preferred_media_type(accept) == media
+
+
+def _field_error(exc: Exception) -> GraphQLError:
+    return GraphQLError(str(exc), path=["paper"], original_error=exc)
+
+
+def test_expected_errors_keep_message_and_get_code() -> None:
+    err = coded(_field_error(InvalidInput("`first` must be at most 100", argument="first")), "req1")
+    assert err.extensions == {"code": "BAD_USER_INPUT", "argument": "first"}
+    assert coded(_field_error(Unavailable("Neo4j is unavailable")), "r").extensions["code"] == "UNAVAILABLE"
+    assert coded(_field_error(NotFound("no such")), "r").extensions["code"] == "NOT_FOUND"
+
+
+def test_unexpected_errors_are_masked_with_request_id() -> None:
+    err = coded(_field_error(KeyError("secret internals")), "abc123")
+    assert "secret" not in err.message
+    assert err.extensions == {"code": "INTERNAL_SERVER_ERROR", "requestId": "abc123"}
+    assert err.original_error is None
