@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # TeX accent commands -> Unicode combining marks.
 _TEX_ACCENTS = {
@@ -91,8 +92,11 @@ def clean_whitespace(text: str | None) -> str:
     return re.sub(r"\s+", " ", text or "").strip()
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Lowercase ASCII-ish comparison form: accents stripped, hyphen variants as `-`."""
+    if text.isascii():
+        return text.lower()
     text = unicodedata.normalize("NFKD", text.translate(_HYPHEN_TABLE).translate(_FOLD_TABLE))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return text.translate(_FOLD_TABLE).casefold()
@@ -137,6 +141,7 @@ def split_name(name: str) -> tuple[list[str], str]:
     return given, surname
 
 
+@lru_cache(maxsize=1 << 16)
 def name_key(name: str | None) -> str:
     """The same-name key: `"<surname> <first initial>"`, e.g. "A. Turing" -> `"turing a"`; "" if none.
 
@@ -185,6 +190,7 @@ _NON_PERSON_WORDS = frozenset({
 _FUNCTION_WORDS = frozenset({"and", "for", "of", "the", "in", "on", "with", "from", "to", "at", "by", "&"})
 
 
+@lru_cache(maxsize=1 << 16)
 def is_person_name(name: str | None) -> bool:
     """False for obvious non-person author records: phrases, organisations, joined names, digits.
 

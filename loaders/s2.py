@@ -29,6 +29,7 @@ from graph.ids import (
     paper_keys,
     scoped_researcher_key,
 )
+from loaders.arxiv import canonical_id as canonical_arxiv_id
 from loaders.names import clean_whitespace, is_person_name, name_key
 from loaders.rows import FULL_RECORD, MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
 
@@ -58,7 +59,7 @@ def _int(value: Any) -> int | None:
     if isinstance(value, int):
         return value
     text = str(value).strip()
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def _need_object(record: Any) -> dict:
@@ -77,9 +78,9 @@ def s2_paper_keys(record: dict) -> dict[str, str]:
         sha = m.group(1)
     return paper_keys(
         doi=ext.get("DOI"),
-        arxiv=ext.get("ArXiv"),
+        arxiv=canonical_arxiv_id(ext.get("ArXiv")) if isinstance(ext.get("ArXiv"), str) else None,
         s2=str(sha).lower() if sha else None,
-        corpus=_get(record, "corpusId", "corpusid") if _get(record, "corpusId", "corpusid") is not None else ext.get("CorpusId"),
+        corpus=corpus_id(_get(record, "corpusId", "corpusid")) or corpus_id(ext.get("CorpusId")),
         mag=ext.get("MAG"),
         pmid=ext.get("PubMed"),
     )
@@ -187,6 +188,7 @@ class _Builder:
     def __init__(self) -> None:
         self.rows = RecordRows()
         self.index: dict[tuple[str, str], int] = {}
+        self.authored: set[tuple[str, str]] = set()
 
     def node(self, row: NodeRow) -> tuple[int, bool]:
         """(index of the row with this key, whether it is new)."""
@@ -209,9 +211,10 @@ class _Builder:
         scope = f"s2:{paper.keys['s2_id']}" if "s2_id" in paper.keys else paper.key
         for rank, author in enumerate(people):
             row = researcher_row(author, MENTION, scope=scope, rank=rank, updated=paper.updated)
-            _, fresh = self.node(row)
-            if not fresh and any(r.type == "AUTHORED" and r.start == row.key and r.end == paper.key for r in self.rows.rels):
+            self.node(row)
+            if (row.key, paper.key) in self.authored:
                 continue  # one author listed twice on a paper: keep the first slot
+            self.authored.add((row.key, paper.key))
             self.rows.rels.append(RelRow("AUTHORED", row.key, paper.key, _compact({
                 "position": "first" if rank == 0 else "last" if rank == len(people) - 1 else "middle",
                 "rank": rank,
@@ -280,14 +283,20 @@ def author_rows(record: Any) -> RecordRows:
     return builder.rows
 
 
+def corpus_id(value: Any) -> str | None:
+    """A corpus id as the key property holds it (`"14636783"`), from an int or a string of digits."""
+    number = _int(value)
+    return str(number) if number is not None else None
+
+
 def corpus_key(value: Any) -> str | None:
     """`corpus:<n>` from an integer or string corpus id; None when absent or not a number."""
-    keys = paper_keys(corpus=value) if value is not None else {}
-    return f"corpus:{keys['corpus_id']}" if "corpus_id" in keys else None
+    number = corpus_id(value)
+    return f"corpus:{number}" if number is not None else None
 
 
 def _corpus_keys(row: dict, field: str = "corpusid") -> dict[str, str]:
-    keys = paper_keys(corpus=row.get(field)) if row.get(field) is not None else {}
+    keys = paper_keys(corpus=corpus_id(row.get(field)))
     if "corpus_id" not in keys:
         raise RejectedRecord(f"S2 {field} missing or not a number: {row.get(field)!r}")
     return keys

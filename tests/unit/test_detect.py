@@ -1,0 +1,126 @@
+"""Per-file format detection on every shared file, and refusal of files of no known format."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from loaders import arxiv, openalex, s2
+from loaders.detect import FileFormat, classify, detect_file, detect_files
+from loaders.reader import UnknownFormat
+from tests.conftest import shared_path
+
+
+def expected_format(path: Path) -> tuple[str, str]:
+    """What a shared file holds, from where the data README says it is (not from its content)."""
+    parts = path.relative_to(shared_path()).parts
+    if parts[0] == "arxiv":
+        return "arxiv", "snapshot"
+    if parts[0] == "openalex":
+        return "openalex", {"works": "work", "authors": "author", "institutions": "institution"}[parts[1]]
+    if parts[1] == "graph_api":
+        return "s2", path.stem.lower()
+    return "s2", f"dataset:{parts[2]}"
+
+
+def test_every_shared_file_is_detected() -> None:
+    found = detect_files([shared_path()])
+    expected_files = sorted(
+        p for p in shared_path().rglob("*")
+        if p.is_file() and not p.name.endswith((".md", ".txt"))
+    )
+    assert sorted(p for p, _ in found) == expected_files
+    for path, fmt in found:
+        assert (fmt.source, fmt.kind) == expected_format(path), path
+        assert fmt.container == ("jsonl" if ".jsonl" in path.name else "json")
+
+
+def test_builders_follow_the_format() -> None:
+    paper = detect_file(shared_path("semanticscholar", "graph_api", "Paper.json"))
+    assert paper.build_rows is s2.paper_rows
+    assert detect_file(shared_path("semanticscholar", "graph_api", "Author.json")).build_rows is s2.author_rows
+    assert detect_file(shared_path("arxiv", "arxiv-metadata-oai-snapshot.head200.jsonl")).build_rows is arxiv.build_rows
+    assert detect_file(shared_path("openalex", "works", "single", "W2741809807.json")).build_rows is openalex.build_rows
+    venues = detect_file(shared_path("semanticscholar", "datasets_sample", "publication-venues",
+                                     "publication-venues-sample.jsonl.gz"))
+    assert venues.kind == "dataset:publication-venues" and venues.container == "jsonl"
+
+
+def test_attaching_files_come_last() -> None:
+    found = detect_files([shared_path("semanticscholar", "datasets_sample")])
+    kinds = [fmt.kind for _, fmt in found]
+    attaching = {"dataset:citations", "dataset:abstracts", "dataset:tldrs"}
+    assert set(kinds[-3:]) == attaching
+    assert kinds.index("dataset:papers") < min(kinds.index(k) for k in attaching)
+
+
+def test_explicit_source_must_match(tmp_path: Path) -> None:
+    work = shared_path("openalex", "works", "single", "W2741809807.json")
+    assert detect_file(work, "openalex").source == "openalex"
+    with pytest.raises(UnknownFormat, match="OpenAlex work records, not Semantic Scholar"):
+        detect_file(work, "s2")
+    with pytest.raises(UnknownFormat, match="not arXiv"):
+        detect_files([shared_path("semanticscholar", "graph_api")], "arxiv")
+    with pytest.raises(ValueError, match="unknown source"):
+        detect_file(work, "crossref")
+
+
+def test_gzipped_and_plain_files_detect_alike(tmp_path: Path) -> None:
+    plain = tmp_path / "papers.jsonl"
+    with gzip.open(shared_path("semanticscholar", "datasets_sample", "papers", "papers-sample.jsonl.gz"), "rb") as src:
+        plain.write_bytes(src.read())
+    zipped = tmp_path / "Paper.json.gz"
+    with gzip.open(zipped, "wb") as out:
+        out.write(shared_path("semanticscholar", "graph_api", "Paper.json").read_bytes())
+    assert detect_file(plain).kind == "dataset:papers" and detect_file(plain).container == "jsonl"
+    assert detect_file(zipped).kind == "paper" and detect_file(zipped).container == "json"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("notes.json", b"hello, this is not JSON\n", "not JSON"),
+        ("empty.jsonl", b"", "empty"),
+        ("crossref.json", json.dumps({"DOI": "10.1/x", "title": ["A"], "author": []}).encode(), "not an OpenAlex, Semantic Scholar or arXiv file"),
+        ("numbers.jsonl", b"1\n2\n3\n", "not"),
+        ("broken.jsonl", b'{"id": \n{"also": broken\n', "no readable record"),
+    ],
+)
+def test_unknown_files_are_refused_before_anything_is_written(tmp_path: Path, name: str, content: bytes, message: str) -> None:
+    bad = tmp_path / name
+    bad.write_bytes(content)
+    good = tmp_path / "W2741809807.json"
+    shutil.copy(shared_path("openalex", "works", "single", "W2741809807.json"), good)
+    with pytest.raises(UnknownFormat, match=message):
+        detect_file(bad)
+    with pytest.raises(UnknownFormat) as refused:
+        detect_files([good, bad])
+    assert "nothing was written" in str(refused.value) and str(bad) in str(refused.value)
+    assert str(good) not in str(refused.value)
+
+
+def test_missing_path_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        detect_files([tmp_path / "nope.json"])
+
+
+def test_classify_single_records() -> None:
+    assert classify({"paperId": "x"}) == ("s2", "paper")
+    assert classify({"authorId": "1", "name": "A. Turing", "papers": []}) == ("s2", "author")
+    assert classify({"citingcorpusid": "1", "citedcorpusid": None}) == ("s2", "dataset:citations")
+    assert classify({"corpusid": 1, "model": "tldr@v2.0.0", "text": "t"}) == ("s2", "dataset:tldrs")
+    assert classify({"id": "0704.0001", "authors": "", "categories": "hep-ph", "versions": []}) == ("arxiv", "snapshot")
+    assert classify({"id": "https://openalex.org/I114027177"}) == ("openalex", "institution")
+    assert classify({"id": "https://openalex.org/A5017898742"}) == ("openalex", "author")
+    assert classify({"DOI": "10.1/x"}) is None
+    assert classify([1, 2]) is None and classify("text") is None
+
+
+def test_file_format_describes_itself() -> None:
+    fmt = detect_file(shared_path("semanticscholar", "datasets_sample", "papers", "papers-sample.jsonl.gz"))
+    assert isinstance(fmt, FileFormat)
+    assert fmt.describe() == "Semantic Scholar dataset:papers (jsonl)"
