@@ -76,3 +76,126 @@ def normalize_arxiv(raw: str | None) -> str | None:
         return None
     ident = m.group(1)
     return ident if "/" not in ident else ident.split("/")[0].lower() + "/" + ident.split("/")[1]
+
+
+# Hard keys per label, best first: (canonical-key scheme, node property). A node's `id` is the
+# internal id of its best key; the ids of its other keys are its `aliases`.
+KEY_PROPERTIES: dict[str, tuple[tuple[str, str], ...]] = {
+    "Paper": (
+        ("doi", "doi"),
+        ("arxiv", "arxiv_id"),
+        ("openalex", "openalex_id"),
+        ("s2", "s2_id"),
+        ("corpus", "corpus_id"),
+        ("mag", "mag_id"),
+        ("pmid", "pmid"),
+    ),
+    "Researcher": (
+        ("orcid", "orcid"),
+        ("openalex", "openalex_id"),
+        ("s2", "s2_id"),
+        ("paper", "scoped_key"),
+    ),
+    "Institution": (("ror", "ror"), ("openalex", "openalex_id")),
+    "Category": (("", "key"),),
+}
+_SCHEME_PROPERTY = {label: dict(pairs) for label, pairs in KEY_PROPERTIES.items()}
+
+
+def canonical_keys(label: str, keys: dict[str, object]) -> list[str]:
+    """The canonical keys (`doi:10.1/x`, `openalex:W1`, `arxiv:cs.LG`…) of a key-property map, best first.
+
+    >>> canonical_keys("Paper", {"openalex_id": "W1", "doi": "10.1/x"})
+    ['doi:10.1/x', 'openalex:W1']
+    """
+    found = []
+    for scheme, prop in KEY_PROPERTIES[label]:
+        value = keys.get(prop)
+        if value is None or value == "":
+            continue
+        found.append(f"{scheme}:{value}" if scheme else str(value))
+    return found
+
+
+def key_property(label: str, canonical_key: str) -> tuple[str, str]:
+    """The node property and value a canonical key stands for: `('openalex_id', 'W1')`."""
+    if label == "Category":
+        return "key", canonical_key
+    scheme, _, value = canonical_key.partition(":")
+    return _SCHEME_PROPERTY[label][scheme], value
+
+
+def node_id(label: str, keys: dict[str, object]) -> str:
+    """The internal id of a node holding `keys`: the id of its best canonical key."""
+    ranked = canonical_keys(label, keys)
+    if not ranked:
+        raise ValueError(f"a {label} needs at least one hard key, got {keys!r}")
+    return internal_id(label, ranked[0])
+
+
+def aliases(label: str, keys: dict[str, object]) -> list[str]:
+    """Sorted internal ids of every non-best key: old links that must still resolve."""
+    ranked = canonical_keys(label, keys)
+    best = internal_id(label, ranked[0]) if ranked else None
+    return sorted({internal_id(label, k) for k in ranked} - {best})
+
+
+def paper_keys(
+    *,
+    doi: str | None = None,
+    arxiv: str | None = None,
+    openalex: str | None = None,
+    s2: str | None = None,
+    corpus: int | str | None = None,
+    mag: int | str | None = None,
+    pmid: int | str | None = None,
+) -> dict[str, str]:
+    """Normalised Paper key properties from raw source values; an arXiv DOI becomes `arxiv_id`.
+
+    All values are strings; missing or unparsable ones are left out.
+
+    >>> paper_keys(doi="https://doi.org/10.48550/arXiv.2110.15032v2")
+    {'arxiv_id': '2110.15032'}
+    """
+    keys: dict[str, str] = {}
+    norm_doi = normalize_doi(doi) if doi else None
+    if norm_doi and norm_doi.startswith("10.48550/arxiv."):
+        arxiv = arxiv or norm_doi
+        norm_doi = None
+    if norm_doi:
+        keys["doi"] = norm_doi
+    if arxiv and (aid := normalize_arxiv(arxiv)):
+        keys["arxiv_id"] = aid
+    if openalex and (oid := normalize_openalex(openalex)) and oid.startswith("W"):
+        keys["openalex_id"] = oid
+    if s2 and str(s2).strip():
+        keys["s2_id"] = str(s2).strip()
+    for prop, raw in (("corpus_id", corpus), ("mag_id", mag), ("pmid", pmid)):
+        text = _digits(raw)
+        if text:
+            keys[prop] = text
+    return keys
+
+
+def _digits(raw: int | str | None) -> str | None:
+    """The trailing run of digits of an integer id or id URL (`https://pubmed…/29456894`)."""
+    if raw is None or isinstance(raw, bool):
+        return None
+    m = re.search(r"(\d+)/?$", str(raw).strip())
+    return str(int(m.group(1))) if m else None
+
+
+def paper_ref_key(keys: dict[str, object]) -> str | None:
+    """The canonical key a reference to a paper is stored under (`Ref.key`): its best key."""
+    ranked = canonical_keys("Paper", keys)
+    return ranked[0] if ranked else None
+
+
+def scoped_researcher_key(paper_key: str, rank: int) -> str:
+    """The key of an id-less author: `<paper's canonical key>#<0-based rank>` (property `scoped_key`)."""
+    return f"{paper_key}#{rank}"
+
+
+def category_key(scheme: str, code: str) -> str:
+    """A Category key `<scheme>:<code>`: `arxiv:cs.LG`, `topic:T10181`, `field:17`, `concept:C41008148`."""
+    return f"{scheme}:{code}"

@@ -1,0 +1,355 @@
+"""OpenAlex works, authors and institutions -> rows (pure; see loaders/rows.py for the row contract).
+
+The entity kind comes from the id prefix (`W…`, `A…`, `I…`), falling back to telling fields
+(`authorships`, `works_count` + `orcid`/`last_known_institutions`, `ror` + `lineage`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.ids import (
+    category_key,
+    normalize_openalex,
+    normalize_orcid,
+    normalize_ror,
+    paper_keys,
+    scoped_researcher_key,
+)
+from loaders.names import clean_whitespace, fold, is_person_name, name_key
+from loaders.rows import MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
+
+SOURCE = "openalex"
+
+
+def kind(record: Any) -> str | None:
+    """`work`, `author` or `institution` for an OpenAlex entity; None for anything else."""
+    if not isinstance(record, dict):
+        return None
+    oid = normalize_openalex(record.get("id")) if isinstance(record.get("id"), str) else None
+    prefix = {"W": "work", "A": "author", "I": "institution"}
+    if oid and oid[0] in prefix:
+        return prefix[oid[0]]
+    if "authorships" in record and "referenced_works" in record:
+        return "work"
+    if "works_count" in record and ("last_known_institutions" in record or "orcid" in record):
+        return "author"
+    if "ror" in record and "lineage" in record:
+        return "institution"
+    return None
+
+
+def accepts(record: Any) -> bool:
+    """Whether `record` looks like an OpenAlex entity (used to refuse unknown files up front)."""
+    return kind(record) is not None
+
+
+def build_rows(record: Any) -> RecordRows:
+    """The rows one OpenAlex entity states; RejectedRecord when it has no usable id or wrong type."""
+    which = kind(record)
+    if which is None:
+        raise RejectedRecord(f"not an OpenAlex work, author or institution ({_shape(record)})")
+    if not isinstance(record.get("id"), str) or normalize_openalex(record["id"]) is None:
+        raise RejectedRecord(f"OpenAlex {which} without a valid id ({record.get('id')!r})")
+    return {"work": work_rows, "author": author_rows, "institution": institution_rows}[which](record)
+
+
+def _shape(record: Any) -> str:
+    if isinstance(record, dict):
+        return "object with keys " + ", ".join(sorted(record)[:6])
+    return type(record).__name__
+
+
+def _list(value: Any) -> list:
+    """A list field that may be null or absent."""
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def institution_name_key(name: str | None) -> str:
+    """Case-, accent- and spacing-insensitive form of an institution name (exact-name lookup)."""
+    return clean_whitespace(fold(name or ""))
+
+
+def abstract_text(inverted: Any) -> str | None:
+    """The abstract from OpenAlex's `abstract_inverted_index` ({word: [positions]}); None if absent."""
+    if not isinstance(inverted, dict) or not inverted:
+        return None
+    slots: dict[int, str] = {}
+    for word, positions in inverted.items():
+        for pos in _list(positions):
+            if isinstance(pos, int):
+                slots[pos] = word
+    return " ".join(slots[i] for i in sorted(slots)) or None
+
+
+# --- institutions ---------------------------------------------------------------------------
+
+
+def _institution_keys(inst: dict) -> dict[str, str]:
+    keys = {}
+    if ror := normalize_ror(inst.get("ror") if isinstance(inst.get("ror"), str) else None):
+        keys["ror"] = ror
+    if (oid := normalize_openalex(inst.get("id") if isinstance(inst.get("id"), str) else None)) and oid[0] == "I":
+        keys["openalex_id"] = oid
+    return keys
+
+
+def institution_mention(inst: dict, updated: str) -> NodeRow | None:
+    """An institution as a work's authorship or an author's affiliation names it (or None if id-less)."""
+    keys = _institution_keys(inst)
+    if not keys:
+        return None
+    name = inst.get("display_name")
+    return NodeRow(
+        "Institution",
+        keys,
+        SOURCE,
+        props={"name": name, "name_key": institution_name_key(name) or None, "country": inst.get("country_code"),
+               "type": inst.get("type")},
+        level=MENTION,
+        updated=updated,
+    )
+
+
+def institution_rows(record: dict) -> RecordRows:
+    """An Institution entity: the node, its alternative names, and PART_OF its parents."""
+    updated = str(record.get("updated_date") or "")
+    keys = _institution_keys(record)
+    name = record.get("display_name")
+    alt = [n for n in _list(record.get("display_name_alternatives")) if isinstance(n, str)]
+    acronyms = [n for n in _list(record.get("display_name_acronyms")) if isinstance(n, str)]
+    node = NodeRow(
+        "Institution",
+        keys,
+        SOURCE,
+        props={
+            "name": name,
+            "name_key": institution_name_key(name) or None,
+            "alt_names": sorted({*alt, *acronyms}),
+            "acronyms": acronyms,
+            "country": record.get("country_code"),
+            "type": record.get("type"),
+            "city": _dict(record.get("geo")).get("city"),
+            "updated_date": updated or None,
+        },
+        source_props={
+            "works_count_openalex": _int(record.get("works_count")),
+            "cited_by_count_openalex": _int(record.get("cited_by_count")),
+        },
+        updated=updated,
+        owns=("INSTITUTION_PART_OF",),
+    )
+    rows = RecordRows([node])
+    for assoc in _list(record.get("associated_institutions")):
+        if not isinstance(assoc, dict) or assoc.get("relationship") != "parent":
+            continue
+        parent = institution_mention(assoc, updated)
+        if parent is not None:
+            rows.nodes.append(parent)
+            rows.rels.append(RelRow("INSTITUTION_PART_OF", node.key, parent.key))
+    return rows
+
+
+# --- authors --------------------------------------------------------------------------------
+
+
+def _researcher_keys(author: dict) -> dict[str, str]:
+    keys = {}
+    if (oid := normalize_openalex(author.get("id") if isinstance(author.get("id"), str) else None)) and oid[0] == "A":
+        keys["openalex_id"] = oid
+    if orcid := normalize_orcid(author.get("orcid") if isinstance(author.get("orcid"), str) else None):
+        keys["orcid"] = orcid
+    return keys
+
+
+def _person_props(name: Any) -> dict[str, Any]:
+    text = clean_whitespace(name) if isinstance(name, str) else None
+    return {"name": text, "name_key": name_key(text) or None, "is_person": is_person_name(text)}
+
+
+def author_rows(record: dict) -> RecordRows:
+    """An Author entity: the researcher with its summary stats and LISTED_AFFILIATION {years}."""
+    updated = str(record.get("updated_date") or "")
+    stats = _dict(record.get("summary_stats"))
+    alt = [clean_whitespace(n) for n in _list(record.get("display_name_alternatives")) if isinstance(n, str)]
+    node = NodeRow(
+        "Researcher",
+        _researcher_keys(record),
+        SOURCE,
+        props={**_person_props(record.get("display_name")), "alt_names": sorted(set(alt)),
+               "updated_date": updated or None},
+        source_props={
+            "works_count_openalex": _int(record.get("works_count")),
+            "cited_by_count_openalex": _int(record.get("cited_by_count")),
+            "h_index_openalex": _int(stats.get("h_index")),
+            "i10_index_openalex": _int(stats.get("i10_index")),
+        },
+        updated=updated,
+        owns=("LISTED_AFFILIATION",),
+    )
+    rows = RecordRows([node])
+    seen: set[str] = set()
+    for aff in _list(record.get("affiliations")):
+        inst = institution_mention(_dict(_dict(aff).get("institution")), updated)
+        if inst is None or inst.key in seen:
+            continue
+        seen.add(inst.key)
+        years = sorted({y for y in _list(aff.get("years")) if isinstance(y, int)})
+        rows.nodes.append(inst)
+        rows.rels.append(RelRow("LISTED_AFFILIATION", node.key, inst.key, {"years": years}))
+    return rows
+
+
+# --- works ----------------------------------------------------------------------------------
+
+
+def _work_keys(record: dict) -> dict[str, str]:
+    ids = _dict(record.get("ids"))
+    return paper_keys(
+        doi=record.get("doi") or ids.get("doi"),
+        openalex=record.get("id"),
+        mag=ids.get("mag"),
+        pmid=ids.get("pmid"),
+    )
+
+
+def _location_source(record: dict) -> dict:
+    return _dict(_dict(record.get("primary_location")).get("source"))
+
+
+def work_rows(record: dict) -> RecordRows:
+    """A Work entity: the paper, its authors and their institutions, categories and references."""
+    updated = str(record.get("updated_date") or "")
+    keys = _work_keys(record)
+    title = record.get("display_name") or record.get("title")
+    primary = _dict(record.get("primary_location"))
+    best_oa = _dict(record.get("best_oa_location"))
+    authorships = [a for a in _list(record.get("authorships")) if isinstance(a, dict)]
+    paper = NodeRow(
+        "Paper",
+        keys,
+        SOURCE,
+        props={
+            "title": clean_whitespace(title) if isinstance(title, str) else None,
+            "year": _int(record.get("publication_year")),
+            "publication_date": record.get("publication_date"),
+            "type": record.get("type"),
+            "language": record.get("language"),
+            "abstract": abstract_text(record.get("abstract_inverted_index")),
+            "license": primary.get("license") or best_oa.get("license"),
+            "pdf_url": best_oa.get("pdf_url") or primary.get("pdf_url"),
+            "venue": _location_source(record).get("display_name"),
+            "referenced_works_count": _int(record.get("referenced_works_count")),
+            "is_authors_truncated": bool(record.get("is_authors_truncated")) or None,
+            "updated_date": updated or None,
+        },
+        source_props={"cited_by_count_openalex": _int(record.get("cited_by_count"))},
+        updated=updated,
+        owns=("AUTHORED", "IN_CATEGORY", "REFERENCES"),
+    )
+    rows = RecordRows([paper])
+    _authorship_rows(rows, paper, authorships, updated)
+    _category_rows(rows, paper, record, updated)
+    refs = sorted({oid for w in _list(record.get("referenced_works"))
+                   if isinstance(w, str) and (oid := normalize_openalex(w)) and oid[0] == "W"})
+    for oid in refs:
+        rows.rels.append(RelRow("REFERENCES", paper.key, f"openalex:{oid}"))
+    return rows
+
+
+def _authorship_rows(rows: RecordRows, paper: NodeRow, authorships: list[dict], updated: str) -> None:
+    institutions: dict[str, NodeRow] = {}
+    seen_authors: set[str] = set()
+    for rank, authorship in enumerate(authorships):
+        author = _dict(authorship.get("author"))
+        keys = _researcher_keys(author)
+        raw_name = authorship.get("raw_author_name") or author.get("display_name")
+        if not keys:
+            keys = {"scoped_key": scoped_researcher_key(paper.key, rank)}
+        researcher = NodeRow(
+            "Researcher",
+            keys,
+            SOURCE,
+            props={**_person_props(author.get("display_name") or raw_name),
+                   "paper_scoped": True if "scoped_key" in keys else None},
+            level=MENTION,
+            updated=updated,
+        )
+        if researcher.key in seen_authors:
+            continue  # the same author listed twice on one work: keep the first slot
+        seen_authors.add(researcher.key)
+        inst_keys: list[str] = []
+        for inst in _list(authorship.get("institutions")):
+            row = institution_mention(_dict(inst), updated)
+            if row is None:
+                continue
+            institutions.setdefault(row.key, row)
+            if row.key not in inst_keys:
+                inst_keys.append(row.key)
+        rows.nodes.append(researcher)
+        rows.rels.append(RelRow("AUTHORED", researcher.key, paper.key, {
+            "position": authorship.get("author_position"),
+            "rank": rank,
+            "raw_name": clean_whitespace(raw_name) if isinstance(raw_name, str) else None,
+            "is_corresponding": bool(authorship.get("is_corresponding")),
+            "institution_keys": inst_keys,
+        }))
+    rows.nodes.extend(institutions.values())
+
+
+def _category_rows(rows: RecordRows, paper: NodeRow, record: dict, updated: str) -> None:
+    primary_topic = normalize_openalex(_dict(record.get("primary_topic")).get("id") or "")
+    links: dict[str, dict[str, Any]] = {}
+    categories: dict[str, NodeRow] = {}
+
+    def category(key: str, name: Any, scheme: str, level: int | None) -> str:
+        if key not in categories:
+            categories[key] = NodeRow("Category", {"key": key}, SOURCE,
+                                      props={"name": name, "scheme": scheme, "level": level},
+                                      level=MENTION, updated=updated)
+        return key
+
+    def link(key: str, primary: bool, score: Any) -> None:
+        score = float(score) if isinstance(score, (int, float)) else None
+        old = links.get(key)
+        if old is None:
+            links[key] = {"primary": primary, "score": score}
+        else:
+            old["primary"] = old["primary"] or primary
+            if score is not None and (old["score"] is None or score > old["score"]):
+                old["score"] = score
+
+    for topic in _list(record.get("topics")):
+        topic = _dict(topic)
+        tid = normalize_openalex(topic.get("id") or "")
+        if not tid:
+            continue
+        is_primary = tid == primary_topic
+        chain = [category(category_key("topic", tid), topic.get("display_name"), "topic", 3)]
+        for scheme, level in (("subfield", 2), ("field", 1), ("domain", 0)):
+            part = _dict(topic.get(scheme))
+            code = str(part.get("id") or "").rstrip("/").rsplit("/", 1)[-1]
+            if code:
+                chain.append(category(category_key(scheme, code), part.get("display_name"), scheme, level))
+        for key in chain:
+            link(key, is_primary, topic.get("score"))
+        for child, parent in zip(chain, chain[1:], strict=False):
+            rows.rels.append(RelRow("CATEGORY_PART_OF", child, parent, owner=None))
+    for concept in _list(record.get("concepts")):
+        concept = _dict(concept)
+        cid = normalize_openalex(concept.get("id") or "")
+        if cid:
+            key = category(category_key("concept", cid), concept.get("display_name"), "concept",
+                           _int(concept.get("level")))
+            link(key, False, concept.get("score"))
+    rows.nodes.extend(categories.values())
+    for key, props in links.items():
+        rows.rels.append(RelRow("IN_CATEGORY", paper.key, key, props))

@@ -1,0 +1,432 @@
+"""Writing batches of `RecordRows` into Neo4j: one managed write transaction per batch.
+
+Inside the transaction, per label: rows that share a hard key are grouped, the graph is searched
+for every node any of a group's keys names, nodes a group proves to be one are merged (relationships
+moved per known type), ids are recomputed from the best key (old ids go to `aliases`), and the rows
+are upserted. Then the owned relationships of winning rows are replaced and the rest added.
+`finish()` recomputes derived relationships for everything the batches touched. The rules are in
+loaders/rows.py and graph/MODEL.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.driver import translated_errors
+from graph.ids import aliases, canonical_keys, key_property, node_id
+from loaders.rows import REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
+from neo4j import Driver, ManagedTransaction
+from queries import derive, load_nodes, load_rels
+
+LABEL_ORDER = ("Institution", "Category", "Researcher", "Paper")
+_LOOKUP = {
+    "Paper": load_nodes.LOOKUP_PAPERS,
+    "Researcher": load_nodes.LOOKUP_RESEARCHERS,
+    "Institution": load_nodes.LOOKUP_INSTITUTIONS,
+    "Category": load_nodes.LOOKUP_CATEGORIES,
+}
+_UPSERT = {
+    "Paper": load_nodes.UPSERT_PAPERS,
+    "Researcher": load_nodes.UPSERT_RESEARCHERS,
+    "Institution": load_nodes.UPSERT_INSTITUTIONS,
+    "Category": load_nodes.UPSERT_CATEGORIES,
+}
+_MERGE = {
+    "Paper": load_nodes.MERGE_PAPERS,
+    "Researcher": load_nodes.MERGE_RESEARCHERS,
+    "Institution": load_nodes.MERGE_INSTITUTIONS,
+}
+_RENAME = {
+    "Paper": load_nodes.RENAME_PAPERS,
+    "Researcher": load_nodes.RENAME_RESEARCHERS,
+    "Institution": load_nodes.RENAME_INSTITUTIONS,
+}
+_WRITE_REL = {
+    "AUTHORED": load_rels.WRITE_AUTHORED,
+    "IN_CATEGORY": load_rels.WRITE_IN_CATEGORY,
+    "REFERENCES": load_rels.WRITE_REFERENCES,
+    "CATEGORY_PART_OF": load_rels.WRITE_CATEGORY_PART_OF,
+    "INSTITUTION_PART_OF": load_rels.WRITE_INSTITUTION_PART_OF,
+    "LISTED_AFFILIATION": load_rels.WRITE_LISTED_AFFILIATION,
+}
+_RELEASE = {
+    "AUTHORED": load_rels.RELEASE_AUTHORED,
+    "IN_CATEGORY": load_rels.RELEASE_IN_CATEGORY,
+    "REFERENCES": load_rels.RELEASE_REFERENCES,
+    "INSTITUTION_PART_OF": load_rels.RELEASE_INSTITUTION_PART_OF,
+    "LISTED_AFFILIATION": load_rels.RELEASE_LISTED_AFFILIATION,
+}
+DERIVE_CHUNK = 500
+
+
+def check_record(rows: RecordRows) -> None:
+    """Raise RejectedRecord unless every row has a hard key and every relationship a known type/end."""
+    if not rows.nodes:
+        raise RejectedRecord("record states no entity")
+    keys: set[tuple[str, str]] = set()
+    for node in rows.nodes:
+        if node.label not in _LOOKUP:
+            raise RejectedRecord(f"unknown label {node.label!r}")
+        keys.add((node.label, node.key))
+    for rel in rows.rels:
+        if rel.type not in REL_ENDS:
+            raise RejectedRecord(f"unknown relationship type {rel.type!r}")
+        start_label, end_label = REL_ENDS[rel.type]
+        if (start_label, rel.start) not in keys or (end_label != "Ref" and (end_label, rel.end) not in keys):
+            raise RejectedRecord(f"{rel.type} {rel.start} -> {rel.end} names a node the record does not state")
+
+
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]  # noqa: S324 - a tie-breaker
+
+
+@dataclass
+class _Row:
+    """A node row in flight: where it came from, its group, ranks."""
+
+    record: int
+    index: int
+    node: NodeRow
+    source_rank: str = ""
+    record_rank: str = ""
+    key: str = ""  # the row's best key as built (relationship rows refer to it)
+
+
+@dataclass
+class _Group:
+    label: str
+    rows: list[_Row] = field(default_factory=list)
+    keys: dict[str, str] = field(default_factory=dict)
+    final_id: str = ""
+    existed: bool = False
+
+
+@dataclass
+class BatchOutcome:
+    """Per record (in batch order): `written` (its own row is the newest of its source and was
+    applied) and `existed` (its entity was already in the graph or earlier in the batch); plus
+    identity `warnings` and the ids whose derived relationships must be recomputed."""
+
+    written: list[bool]
+    existed: list[bool]
+    warnings: list[str]
+    papers: set[str]
+    researchers: set[str]
+
+
+class GraphWriter:
+    """Writes batches of RecordRows (`write`), then recomputes derived data (`finish`)."""
+
+    def __init__(self, driver: Driver, database: str = "neo4j") -> None:
+        self.driver = driver
+        self.database = database
+        self.touched_papers: set[str] = set()
+        self.touched_researchers: set[str] = set()
+        self.batches = 0
+
+    def write(self, records: list[RecordRows]) -> BatchOutcome:
+        """Write one batch in one managed write transaction (retried whole on transient errors)."""
+        with translated_errors("writing a batch"), self.driver.session(database=self.database) as session:
+            outcome = session.execute_write(_write_batch, records)
+        self.touched_papers |= outcome.papers
+        self.touched_researchers |= outcome.researchers
+        self.batches += 1
+        return outcome
+
+    def finish(self, progress: Callable[[str, int, int], None] | None = None) -> int:
+        """Recompute CITES, AFFILIATED_WITH, COAUTHORED_WITH for touched nodes; bump data_version.
+
+        Runs in chunks of DERIVE_CHUNK ids, each its own transaction; returns the new data_version
+        (unchanged, 0, when nothing was written).
+        """
+        if not self.batches:
+            return 0
+        steps = (
+            ("citations", sorted(self.touched_papers), (derive.CLEAR_CITES_OUT, derive.BUILD_CITES_OUT, derive.BUILD_CITES_IN)),
+            ("affiliations", sorted(self.touched_researchers), (derive.CLEAR_AFFILIATED, derive.BUILD_AFFILIATED)),
+            ("co-authorships", sorted(self.touched_researchers), (derive.CLEAR_COAUTHORED, derive.BUILD_COAUTHORED)),
+        )
+        with translated_errors("recomputing derived relationships"), self.driver.session(database=self.database) as s:
+            for name, ids, statements in steps:
+                for start in range(0, len(ids), DERIVE_CHUNK):
+                    chunk = ids[start : start + DERIVE_CHUNK]
+                    s.execute_write(_run_all, statements, chunk)
+                    if progress:
+                        progress(name, min(start + DERIVE_CHUNK, len(ids)), len(ids))
+            version = s.execute_write(_bump)
+        return version
+
+
+def _run_all(tx: ManagedTransaction, statements: Iterable[str], ids: list[str]) -> None:
+    for statement in statements:
+        tx.run(statement, ids=ids).consume()
+
+
+def _bump(tx: ManagedTransaction) -> int:
+    return tx.run(derive.BUMP_DATA_VERSION).single()["data_version"]
+
+
+# --- one batch ------------------------------------------------------------------------------
+
+
+def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutcome:
+    warnings: list[str] = []
+    by_label: dict[str, list[_Row]] = {label: [] for label in LABEL_ORDER}
+    for ri, record in enumerate(records):
+        for ni, node in enumerate(record.nodes):
+            by_label[node.label].append(_ranked(_Row(ri, ni, node)))
+    key_to_id: dict[tuple[str, str], str] = {}
+    groups_of: dict[tuple[int, int], _Group] = {}
+    touched_researchers: set[str] = set()
+    effective: set[tuple[int, int]] = set()
+    existed_rows: set[tuple[int, int]] = set()
+    for label in LABEL_ORDER:
+        rows = by_label[label]
+        if not rows:
+            continue
+        groups = _group_rows(label, rows, warnings)
+        touched_researchers |= _resolve(tx, label, groups, warnings)
+        won = _upsert(tx, label, groups)
+        for group in groups:
+            for key in canonical_keys(label, group.keys):
+                key_to_id[(label, key)] = group.final_id
+            for r in group.rows:
+                key_to_id[(label, r.key)] = group.final_id
+            best_by_source: dict[str, _Row] = {}
+            for r in group.rows:
+                groups_of[(r.record, r.index)] = group
+                cur = best_by_source.get(r.node.source)
+                if cur is None or r.source_rank > cur.source_rank:
+                    best_by_source[r.node.source] = r
+            first = min(group.rows, key=lambda r: (r.record, r.index))
+            for r in group.rows:
+                if group.existed or r is not first:
+                    existed_rows.add((r.record, r.index))
+            for r in best_by_source.values():
+                if won.get((r.record, r.index)):
+                    effective.add((r.record, r.index))
+    row_ids = {handle: group.final_id for handle, group in groups_of.items()}
+    touched_researchers |= _write_rels(tx, records, key_to_id, effective, row_ids)
+    papers = {key_to_id[("Paper", r.key)] for r in by_label["Paper"]}
+    touched_researchers |= {key_to_id[("Researcher", r.key)] for r in by_label["Researcher"]}
+    return BatchOutcome(
+        written=[(ri, 0) in effective for ri in range(len(records))],
+        existed=[(ri, 0) in existed_rows for ri in range(len(records))],
+        warnings=warnings,
+        papers=papers,
+        researchers=touched_researchers,
+    )
+
+
+def _ranked(row: _Row) -> _Row:
+    node = row.node
+    digest = _digest([node.props, node.source_props, node.keys])
+    row.source_rank = f"{node.level}|{node.updated}|{digest}"
+    row.record_rank = f"{node.level}|{SOURCE_PRIORITY.get(node.source, 0)}|{node.updated}|{digest}"
+    row.key = node.key
+    return row
+
+
+def _conflicts(a: dict[str, str], b: dict[str, str]) -> list[str]:
+    """Key properties holding different values in a and b (two different entities, never merged)."""
+    return [k for k in a.keys() & b.keys() if a[k] != b[k]]
+
+
+def _group_rows(label: str, rows: list[_Row], warnings: list[str]) -> list[_Group]:
+    """Rows sharing any hard key become one group (deterministic order: best key, then rank).
+
+    A row whose keys would join two groups holding different values of one key property joins the
+    group of its best key only, and its conflicting keys are dropped (with a warning).
+    """
+    ordered = sorted(rows, key=lambda r: (canonical_keys(label, r.node.keys), r.record_rank))
+    groups: list[_Group] = []
+    owner: dict[str, int] = {}
+    for row in ordered:
+        ranked = canonical_keys(label, row.node.keys)
+        hits = sorted({owner[k] for k in ranked if k in owner}, key=lambda g: ranked.index(
+            next(k for k in ranked if owner.get(k) == g)))
+        if not hits:
+            target = len(groups)
+            groups.append(_Group(label))
+        else:
+            target = hits[0]
+            for other in hits[1:]:
+                if _conflicts(groups[target].keys, groups[other].keys):
+                    continue
+                for moved in groups[other].rows:
+                    groups[target].rows.append(moved)
+                groups[target].keys.update(groups[other].keys)
+                for k, g in list(owner.items()):
+                    if g == other:
+                        owner[k] = target
+                groups[other] = _Group(label)
+        clash = _conflicts(groups[target].keys, row.node.keys)
+        if clash:
+            warnings.append(f"{label} {row.node.key}: {', '.join(clash)} differ from a row with the same key; "
+                            "kept apart")
+            row.node.keys = {k: v for k, v in row.node.keys.items() if k not in clash}
+        for k in canonical_keys(label, row.node.keys):
+            if owner.get(k, target) != target:
+                prop, _ = key_property(label, k)
+                row.node.keys.pop(prop, None)
+                continue
+            owner[k] = target
+        groups[target].rows.append(row)
+        groups[target].keys.update(row.node.keys)
+    return [g for g in groups if g.rows]
+
+
+def _resolve(tx: ManagedTransaction, label: str, groups: list[_Group], warnings: list[str]) -> set[str]:
+    """Find each group's nodes, merge the ones it proves to be one, rename ids; returns touched researchers."""
+    found: dict[int, dict[str, dict[str, str]]] = {}
+    params = [{"g": gi, "keys": g.keys} for gi, g in enumerate(groups)]
+    for rec in tx.run(_LOOKUP[label], groups=params):
+        found.setdefault(rec["g"], {})[rec["id"]] = {k: v for k, v in rec["keys"].items() if v is not None}
+    merges: list[dict[str, str]] = []
+    renames: list[dict[str, str]] = []
+    for gi, group in enumerate(groups):
+        nodes = found.get(gi, {})
+        ranked = canonical_keys(label, group.keys)
+
+        def first_hit(node_keys: dict[str, str], ranked: list[str] = ranked) -> int:
+            own = set(canonical_keys(label, node_keys))
+            return min((ranked.index(k) for k in own if k in ranked), default=len(ranked))
+
+        accepted: list[tuple[str, dict[str, str]]] = []
+        union = dict(group.keys)
+        for nid, node_keys in sorted(nodes.items(), key=lambda item: (first_hit(item[1]), item[0])):
+            clash = _conflicts(union, node_keys)
+            if accepted and clash:
+                warnings.append(f"{label} {ranked[0]}: also names {nid}, whose {', '.join(clash)} differ; kept apart")
+                shared = {k for k in node_keys if group.keys.get(k) == node_keys[k]}
+                for r in group.rows:
+                    r.node.keys = {k: v for k, v in r.node.keys.items() if k not in shared}
+                group.keys = {k: v for k, v in group.keys.items() if k not in shared}
+                union = {k: v for k, v in union.items() if k not in shared}
+                continue
+            if clash:  # the first node wins the keys it holds; the rows' other values are dropped
+                warnings.append(f"{label} {ranked[0]}: {', '.join(clash)} differ from {nid}; kept the graph's")
+                for r in group.rows:
+                    r.node.keys = {k: v for k, v in r.node.keys.items() if k not in clash}
+                group.keys = {k: v for k, v in group.keys.items() if k not in clash}
+                union = {k: v for k, v in union.items() if k not in clash}
+            accepted.append((nid, node_keys))
+            union.update(node_keys)
+        group.keys = union
+        group.final_id = node_id(label, union)
+        group.existed = bool(accepted)
+        if not accepted:
+            continue
+        ids = [nid for nid, _ in accepted]
+        survivor = group.final_id if group.final_id in ids else ids[0]
+        merges.extend({"loser": nid, "survivor": survivor} for nid in ids if nid != survivor)
+        renames.extend({"old": nid, "new": group.final_id} for nid in ids if nid != group.final_id)
+    touched: set[str] = set()
+    if merges and label in _MERGE:
+        for rec in tx.run(_MERGE[label], merges=merges):
+            touched |= set(rec["touched"])
+    survivor_renames = [r for r in renames if not any(m["loser"] == r["old"] for m in merges)]
+    if survivor_renames and label in _RENAME:
+        tx.run(_RENAME[label], renames=survivor_renames).consume()
+    if renames and label == "Institution":
+        tx.run(load_nodes.REWRITE_INSTITUTION_IDS, renames=renames).consume()
+    return touched
+
+
+def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tuple[int, int], bool]:
+    """Upsert every row (identical rows once); returns {(record, index): won}."""
+    params: list[dict[str, Any]] = []
+    handles: list[tuple[int, int]] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    alias_ids = {}
+    for group in groups:
+        alias_ids[group.final_id] = aliases(label, group.keys)
+        for r in sorted(group.rows, key=lambda r: r.record_rank):
+            node = r.node
+            dedupe = (group.final_id, node.source, r.record_rank)
+            if dedupe in seen:
+                handles.append((r.record, r.index))
+                continue
+            props = {k: v for k, v in node.props.items() if v is not None and k != "alt_names"}
+            alt = node.props.get("alt_names")
+            alt_names = None
+            if label in ("Researcher", "Institution"):
+                alt_names = sorted({*(alt or []), *([props["name"]] if props.get("name") else [])})
+            seen[dedupe] = len(params)
+            handles.append((r.record, r.index))
+            params.append({
+                "i": len(params),
+                "id": group.final_id,
+                "keys": group.keys,
+                "aliases": alias_ids[group.final_id],
+                "props": props,
+                "source_props": {k: v for k, v in node.source_props.items() if v is not None},
+                "alt_names": alt_names,
+                "record_rank": r.record_rank,
+                "source_rank": r.source_rank,
+                "rank_property": f"{node.source}_rank",
+                "loaded_property": f"{node.source}_loaded_at",
+            })
+    won_by_param = {rec["i"]: rec["won"] for rec in tx.run(_UPSERT[label], rows=params)}
+    result: dict[tuple[int, int], bool] = {}
+    row_param: dict[tuple[int, int], int] = {}
+    for group in groups:
+        for r in group.rows:
+            row_param[(r.record, r.index)] = seen[(group.final_id, r.node.source, r.record_rank)]
+    for handle in handles:
+        result[handle] = bool(won_by_param.get(row_param[handle]))
+    return result
+
+
+def _write_rels(
+    tx: ManagedTransaction,
+    records: list[RecordRows],
+    key_to_id: dict[tuple[str, str], str],
+    effective: set[tuple[int, int]],
+    row_ids: dict[tuple[int, int], str],
+) -> set[str]:
+    """Release what winning rows owned, then write every applicable relationship row."""
+    owners: dict[str, list[dict[str, str]]] = {}
+    rows: dict[str, dict[tuple[str, str, str], dict[str, Any]]] = {}
+    refs: dict[str, dict[str, str]] = {}
+    for ri, record in enumerate(records):
+        for ni, node in enumerate(record.nodes):
+            if (ri, ni) in effective:
+                for rel_type in node.owns:
+                    owners.setdefault(rel_type, []).append(
+                        {"id": row_ids[(ri, ni)], "source": node.source})
+        for rel in record.rels:
+            if rel.owner is not None and (ri, rel.owner) not in effective:
+                continue
+            start_label, end_label = REL_ENDS[rel.type]
+            source = record.nodes[rel.owner if rel.owner is not None else 0].source
+            start = key_to_id[(start_label, rel.start)]
+            if end_label == "Ref":
+                end = rel.end
+                prop, value = key_property("Paper", rel.end)
+                refs[end] = {prop: value}
+            else:
+                end = key_to_id[(end_label, rel.end)]
+            props = dict(rel.props)
+            if "institution_keys" in props:
+                props["institution_ids"] = [key_to_id[("Institution", k)] for k in props.pop("institution_keys")]
+            rows.setdefault(rel.type, {}).setdefault((start, end, source), {
+                "start": start, "end": end, "source": source,
+                "props": {k: v for k, v in props.items() if v is not None},
+            })
+    touched: set[str] = set()
+    for rel_type, owner_rows in owners.items():
+        unique = [dict(t) for t in {tuple(sorted(o.items())) for o in owner_rows}]
+        for rec in tx.run(_RELEASE[rel_type], owners=unique):
+            if "researcher" in rec.keys():
+                touched.add(rec["researcher"])
+    if refs:
+        tx.run(load_nodes.UPSERT_REFS, refs=[{"key": k, "keys": v} for k, v in refs.items()]).consume()
+    for rel_type, by_ends in rows.items():
+        tx.run(_WRITE_REL[rel_type], rows=list(by_ends.values()), priority=SOURCE_PRIORITY).consume()
+    return touched

@@ -1,0 +1,105 @@
+"""Cypher recomputing derived relationships for the nodes a load touched (never incremented).
+
+Each statement takes `$ids`, a chunk of internal ids, and is run in its own write transaction;
+derived edges are first deleted then rebuilt from loaded data, so rerunning converges.
+"""
+
+from typing import LiteralString
+
+# Drops every COAUTHORED_WITH edge of the given researchers; returns nothing.
+CLEAR_COAUTHORED: LiteralString = """
+UNWIND $ids AS rid
+MATCH (:Researcher {id: rid})-[c:COAUTHORED_WITH]-()
+DELETE c
+"""
+
+# Rebuilds COAUTHORED_WITH {weight: shared papers, first_year, last_year} for every pair with at
+# least one given researcher, stored from the smaller id to the larger; returns nothing.
+BUILD_COAUTHORED: LiteralString = """
+UNWIND $ids AS rid
+MATCH (a:Researcher {id: rid})-[:AUTHORED]->(p:Paper)<-[:AUTHORED]-(b:Researcher)
+WHERE a <> b
+WITH a, b, count(DISTINCT p) AS weight, min(p.year) AS first_year, max(p.year) AS last_year
+WITH CASE WHEN a.id < b.id THEN a ELSE b END AS x, CASE WHEN a.id < b.id THEN b ELSE a END AS y,
+     weight, first_year, last_year
+MERGE (x)-[c:COAUTHORED_WITH]->(y)
+SET c.weight = weight, c.first_year = first_year, c.last_year = last_year
+"""
+
+# Drops every AFFILIATED_WITH edge of the given researchers; returns nothing.
+CLEAR_AFFILIATED: LiteralString = """
+UNWIND $ids AS rid
+MATCH (:Researcher {id: rid})-[r:AFFILIATED_WITH]->()
+DELETE r
+"""
+
+# Rebuilds AFFILIATED_WITH {first_year, last_year, papers} from the institutions stated on each
+# researcher's authorships (papers, their years) and the affiliations an author profile lists
+# (its years); returns nothing.
+BUILD_AFFILIATED: LiteralString = """
+UNWIND $ids AS rid
+MATCH (a:Researcher {id: rid})
+CALL (a) {
+  MATCH (a)-[au:AUTHORED]->(p:Paper)
+  UNWIND coalesce(au.institution_ids, []) AS iid
+  RETURN iid, p.year AS year, p.id AS pid
+  UNION ALL
+  MATCH (a)-[l:LISTED_AFFILIATION]->(i:Institution)
+  UNWIND CASE WHEN size(coalesce(l.years, [])) = 0 THEN [null] ELSE l.years END AS year
+  RETURN i.id AS iid, year, null AS pid
+}
+WITH a, iid, min(year) AS first_year, max(year) AS last_year, count(DISTINCT pid) AS papers
+MATCH (i:Institution {id: iid})
+MERGE (a)-[r:AFFILIATED_WITH]->(i)
+SET r.first_year = first_year, r.last_year = last_year, r.papers = papers
+"""
+
+# Drops the CITES edges leaving the given papers; returns nothing.
+CLEAR_CITES_OUT: LiteralString = """
+UNWIND $ids AS pid
+MATCH (:Paper {id: pid})-[c:CITES]->()
+DELETE c
+"""
+
+# CITES from each given paper to every loaded paper one of its references names; returns nothing.
+BUILD_CITES_OUT: LiteralString = """
+UNWIND $ids AS pid
+MATCH (p:Paper {id: pid})-[:REFERENCES]->(f:Ref)
+CALL (f) {
+  MATCH (q:Paper {doi: f.doi}) RETURN q
+  UNION MATCH (q:Paper {arxiv_id: f.arxiv_id}) RETURN q
+  UNION MATCH (q:Paper {openalex_id: f.openalex_id}) RETURN q
+  UNION MATCH (q:Paper {s2_id: f.s2_id}) RETURN q
+  UNION MATCH (q:Paper {corpus_id: f.corpus_id}) RETURN q
+  UNION MATCH (q:Paper {mag_id: f.mag_id}) RETURN q
+  UNION MATCH (q:Paper {pmid: f.pmid}) RETURN q
+}
+WITH DISTINCT p, q WHERE p <> q
+MERGE (p)-[:CITES]->(q)
+"""
+
+# CITES to each given paper from every loaded paper whose references name one of its keys
+# (a cited paper arriving after the citing one); returns nothing.
+BUILD_CITES_IN: LiteralString = """
+UNWIND $ids AS qid
+MATCH (q:Paper {id: qid})
+CALL (q) {
+  MATCH (f:Ref {doi: q.doi}) RETURN f
+  UNION MATCH (f:Ref {arxiv_id: q.arxiv_id}) RETURN f
+  UNION MATCH (f:Ref {openalex_id: q.openalex_id}) RETURN f
+  UNION MATCH (f:Ref {s2_id: q.s2_id}) RETURN f
+  UNION MATCH (f:Ref {corpus_id: q.corpus_id}) RETURN f
+  UNION MATCH (f:Ref {mag_id: q.mag_id}) RETURN f
+  UNION MATCH (f:Ref {pmid: q.pmid}) RETURN f
+}
+MATCH (p:Paper)-[:REFERENCES]->(f)
+WITH DISTINCT p, q WHERE p <> q
+MERGE (p)-[:CITES]->(q)
+"""
+
+# Marks that the graph changed (analytics caches key on it); returns the new data_version.
+BUMP_DATA_VERSION: LiteralString = """
+MERGE (m:Meta {key: 'graph'})
+SET m.data_version = coalesce(m.data_version, 0) + 1, m.loaded_at = datetime()
+RETURN m.data_version AS data_version
+"""

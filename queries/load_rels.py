@@ -1,0 +1,88 @@
+"""Cypher for writing relationship rows between nodes already upserted in the same transaction.
+
+Rows name their ends by internal id. Every loaded relationship keeps `sources` (sorted list of the
+sources that state it); its properties come from the highest-priority source (`$priority`).
+"""
+
+from typing import LiteralString
+
+# Properties and sources of a relationship `r` just MERGEd for `row` (shared tail of the upserts).
+_SET_FROM_SOURCE: LiteralString = """
+WITH r, row, coalesce(r.sources, []) AS srcs
+FOREACH (_ IN CASE WHEN r.source IS NULL OR $priority[row.source] >= $priority[r.source] THEN [1] ELSE [] END |
+  SET r += row.props, r.source = row.source)
+SET r.sources = COLLECT { UNWIND srcs + [row.source] AS x RETURN DISTINCT x ORDER BY x }
+"""
+
+# $rows = [{start, end, source, props}]; each returns nothing.
+WRITE_AUTHORED: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Researcher {id: row.start}), (p:Paper {id: row.end})
+MERGE (a)-[r:AUTHORED]->(p)
+""" + _SET_FROM_SOURCE
+
+WRITE_IN_CATEGORY: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.start}), (c:Category {id: row.end})
+MERGE (p)-[r:IN_CATEGORY]->(c)
+""" + _SET_FROM_SOURCE
+
+WRITE_REFERENCES: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.start}), (f:Ref {key: row.end})
+MERGE (p)-[r:REFERENCES]->(f)
+""" + _SET_FROM_SOURCE
+
+WRITE_CATEGORY_PART_OF: LiteralString = """
+UNWIND $rows AS row
+MATCH (c:Category {id: row.start}), (p:Category {id: row.end})
+MERGE (c)-[r:PART_OF]->(p)
+""" + _SET_FROM_SOURCE
+
+WRITE_INSTITUTION_PART_OF: LiteralString = """
+UNWIND $rows AS row
+MATCH (c:Institution {id: row.start}), (p:Institution {id: row.end})
+WITH c, p, row WHERE c <> p
+MERGE (c)-[r:PART_OF]->(p)
+""" + _SET_FROM_SOURCE
+
+WRITE_LISTED_AFFILIATION: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Researcher {id: row.start}), (i:Institution {id: row.end})
+MERGE (a)-[r:LISTED_AFFILIATION]->(i)
+""" + _SET_FROM_SOURCE
+
+# --- replacing what a newer record of a source says: $owners = [{id, source}] ------------------
+# Each drops `source` from the owner's edges of one type, deletes edges no source states any more,
+# and returns {researcher} ids whose derived edges must be recomputed (AUTHORED, LISTED_AFFILIATION).
+
+_DROP_SOURCE: LiteralString = """
+SET r.sources = [x IN coalesce(r.sources, []) WHERE x <> o.source]
+WITH r, other, size(r.sources) = 0 AS orphan
+FOREACH (_ IN CASE WHEN orphan THEN [1] ELSE [] END | DELETE r)
+"""
+
+RELEASE_AUTHORED: LiteralString = """
+UNWIND $owners AS o
+MATCH (:Paper {id: o.id})<-[r:AUTHORED]-(other:Researcher) WHERE o.source IN r.sources
+""" + _DROP_SOURCE + "RETURN DISTINCT other.id AS researcher"
+
+RELEASE_IN_CATEGORY: LiteralString = """
+UNWIND $owners AS o
+MATCH (:Paper {id: o.id})-[r:IN_CATEGORY]->(other:Category) WHERE o.source IN r.sources
+""" + _DROP_SOURCE + "RETURN count(*) AS released"
+
+RELEASE_REFERENCES: LiteralString = """
+UNWIND $owners AS o
+MATCH (:Paper {id: o.id})-[r:REFERENCES]->(other:Ref) WHERE o.source IN r.sources
+""" + _DROP_SOURCE + "RETURN count(*) AS released"
+
+RELEASE_LISTED_AFFILIATION: LiteralString = """
+UNWIND $owners AS o
+MATCH (other:Researcher {id: o.id})-[r:LISTED_AFFILIATION]->(:Institution) WHERE o.source IN r.sources
+""" + _DROP_SOURCE + "RETURN DISTINCT other.id AS researcher"
+
+RELEASE_INSTITUTION_PART_OF: LiteralString = """
+UNWIND $owners AS o
+MATCH (:Institution {id: o.id})-[r:PART_OF]->(other:Institution) WHERE o.source IN r.sources
+""" + _DROP_SOURCE + "RETURN count(*) AS released"
