@@ -2,7 +2,8 @@
 
 The cost of a query is the number of objects it could return: every field costs 1, a field with a
 `first` argument multiplies the cost of what it selects by `first` (its default when not a literal,
-100 when a variable), other list fields by `LIST_FACTOR`. Introspection fields are free.
+100 when a variable), other list fields by `LIST_FACTOR`
+(a connection's `edges` excepted: its `first` already counts). Introspection fields are free.
 """
 
 from __future__ import annotations
@@ -92,7 +93,9 @@ class QueryCost:
             return 1 + self._selection(node.selection_set, get_named_type(parent), seen)
         child, is_list = _unwrap(field_def.type)
         factor = 1
-        if "first" in field_def.args:
+        if name == "edges" and parent.name.endswith("Connection"):
+            factor = 1  # the connection's `first` already multiplied
+        elif "first" in field_def.args:
             factor = self._first(node, field_def.args["first"].default_value)
         elif is_list:
             factor = LIST_FACTOR

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import strawberry
 from graphql import GraphQLError
-from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext
 
 from schema.errors import CodedErrors, log_errors
@@ -12,7 +11,10 @@ from schema.limits import limit_extensions
 from schema.network_query import NetworkQuery
 from schema.paper_query import PaperQuery
 
-Query = merge_types("Query", (PaperQuery, NetworkQuery))
+
+@strawberry.type(description="Papers, researchers, institutions, rankings, search and collaboration networks.")
+class Query(PaperQuery, NetworkQuery):
+    """Each area's root fields, merged."""
 
 
 class WeftSchema(strawberry.Schema):

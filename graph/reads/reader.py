@@ -1,7 +1,9 @@
-"""GraphReader: every API read goes through `rows()`, with a timeout, routing to readers, one error type.
+"""GraphReader: every API read goes through `rows()`: a managed read transaction with a timeout.
 
 A reader is made per request, so `queries_run` counts the Cypher queries one request ran
-(reported to clients in the `x-weft-cypher-queries` response header).
+(reported to clients in the `x-weft-cypher-queries` response header). Reads retry transient
+failures for at most `retry_s` seconds so a dead database answers UNAVAILABLE quickly instead of
+after the driver's default 30 s of retries.
 """
 
 from __future__ import annotations
@@ -9,29 +11,35 @@ from __future__ import annotations
 from typing import Any, LiteralString
 
 from graph.driver import translated_errors
-from neo4j import AsyncDriver, Query
+from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction, unit_of_work
+
+DEFAULT_RETRY_S = 1.0
 
 
 class GraphReader:
     """Runs named read queries on one database with the configured transaction timeout."""
 
-    def __init__(self, driver: AsyncDriver, database: str, timeout_s: float) -> None:
+    def __init__(self, driver: AsyncDriver, database: str, timeout_s: float, retry_s: float = DEFAULT_RETRY_S) -> None:
         self.driver = driver
         self.database = database
         self.timeout_s = timeout_s
+        self.retry_s = retry_s
         self.queries_run = 0
 
     async def rows(self, query: LiteralString, params: dict[str, Any], what: str) -> list[dict[str, Any]]:
         """The result rows as dicts; driver failures raise graph.errors (Unavailable, InvalidInput)."""
         self.queries_run += 1
+
+        @unit_of_work(timeout=self.timeout_s)
+        async def work(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
+            result = await tx.run(query, params)
+            return [record.data() async for record in result]
+
         with translated_errors(what):
-            records, _, _ = await self.driver.execute_query(
-                Query(query, timeout=self.timeout_s),
-                params,
-                routing_="r",
-                database_=self.database,
-            )
-        return [record.data() for record in records]
+            async with self.driver.session(
+                database=self.database, default_access_mode=READ_ACCESS, max_transaction_retry_time=self.retry_s
+            ) as session:
+                return await session.execute_read(work)
 
     async def one(self, query: LiteralString, params: dict[str, Any], what: str) -> dict[str, Any] | None:
         """The first row, or None when the query returned nothing."""

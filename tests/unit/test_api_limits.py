@@ -23,8 +23,10 @@ def cost_of(query: str) -> int:
 
 def test_cost_counts_fields_and_multiplies_by_first() -> None:
     assert cost_of("{ version }") == 1
-    # mostCited(first: 5): 1 + 5 * (edges: 1 + 10 * (node: 1 + title 1))
-    assert cost_of("{ mostCited(first: 5) { edges { node { title } } } }") == 1 + 5 * (1 + LIST_FACTOR * (1 + 1))
+    # mostCited(first: 5): 1 + 5 * (edges: 1 + (node: 1 + title 1)); authors is a plain list (x LIST_FACTOR)
+    assert cost_of("{ mostCited(first: 5) { edges { node { title } } } }") == 1 + 5 * (1 + (1 + 1))
+    with_authors = "{ mostCited(first: 5) { edges { node { authors { rank } } } } }"
+    assert cost_of(with_authors) == 1 + 5 * (1 + (1 + (1 + LIST_FACTOR * 1)))
 
 
 def test_cost_uses_defaults_and_fragments() -> None:

@@ -1,0 +1,134 @@
+"""Limits rejected before any Cypher runs, argument errors naming the argument, a dead Neo4j as UNAVAILABLE."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import socket
+
+import pytest
+
+from graph.settings import Settings
+from schema.limits import MAX_ALIASES, MAX_DEPTH, MAX_TOKENS
+from tests.api.conftest import GraphQLClient, api_client
+
+
+def only_error(body: dict) -> dict:
+    assert len(body.get("errors", [])) == 1, body
+    return body["errors"][0]
+
+
+def test_too_deep_is_rejected_before_any_query(driver, client: GraphQLClient) -> None:
+    nested = "researcher { name }"
+    for _ in range(3):
+        nested = f"researcher {{ coauthors(first: 1) {{ edges {{ node {{ {nested} }} }} }} }}"
+    query = f'{{ researcher(id: "x") {{ coauthors(first: 1) {{ edges {{ node {{ {nested} }} }} }} }} }}'
+    error = only_error(client.post(query))
+    assert error["extensions"]["code"] == "QUERY_TOO_DEEP"
+    assert str(MAX_DEPTH) in error["message"]
+    assert client.cypher_queries == 0
+
+
+def test_too_many_aliases(driver, client: GraphQLClient) -> None:
+    aliases = " ".join(f"a{k}: version" for k in range(MAX_ALIASES + 1))
+    error = only_error(client.post(f"{{ {aliases} }}"))
+    assert error["extensions"]["code"] == "TOO_MANY_ALIASES"
+    # Fragments do not hide aliases from the limiter (strawberry >= 0.315.7).
+    fragment_aliases = " ".join(f"f{k}: version" for k in range(MAX_ALIASES + 1))
+    error = only_error(client.post(f"query {{ ...F }} fragment F on Query {{ {fragment_aliases} }}"))
+    assert error["extensions"]["code"] == "TOO_MANY_ALIASES"
+    assert client.cypher_queries == 0
+
+
+def test_too_many_tokens(driver, client: GraphQLClient) -> None:
+    query = "{ " + " ".join(["version"] * (MAX_TOKENS + 1)) + " }"
+    error = only_error(client.post(query))
+    assert error["extensions"]["code"] == "TOO_MANY_TOKENS"
+
+
+def test_too_complex(driver, client: GraphQLClient) -> None:
+    query = """{ mostCited(first: 100) { edges { node { authors { researcher {
+        coauthors(first: 100) { edges { node { researcher { name } } } } } } } } } }"""
+    error = only_error(client.post(query))
+    assert error["extensions"]["code"] == "TOO_COMPLEX"
+    assert error["extensions"]["cost"] > error["extensions"]["budget"]
+    assert client.cypher_queries == 0
+
+
+@pytest.mark.parametrize(
+    ("query", "argument"),
+    [
+        ("{ mostCited(first: 101) { totalCount } }", "first"),
+        ('{ mostCited(after: "bm90LWEtY3Vyc29y") { totalCount } }', "after"),
+        ('{ search(query: "x", first: 500) { totalCount } }', "first"),
+        ('{ search(query: "  ") { totalCount } }', "query"),
+        ('{ autocomplete(prefix: "x", first: 101) { id } }', "first"),
+        ('{ papers(filter: {minCitations: -1}) { totalCount } }', "filter.minCitations"),
+        ('{ mostCited(category: "no such category anywhere") { totalCount } }', "category"),
+        ('{ mostCited(institution: "I0") { totalCount } }', "institution"),
+        ('{ mostCited(researcher: "A0") { totalCount } }', "researcher"),
+    ],
+)
+def test_bad_arguments_are_named(driver, client: GraphQLClient, query: str, argument: str) -> None:
+    error = only_error(client.post(query))
+    assert error["extensions"] == {"code": "BAD_USER_INPUT", "argument": argument}
+    assert f"`{argument}`" in error["message"]
+
+
+@pytest.mark.parametrize("kind", ["paper", "researcher", "institution"])
+def test_unknown_id_is_null_without_error(driver, client: GraphQLClient, kind: str) -> None:
+    for raw in ("W1", "A1", "I1", "10.1/none", "pzzzzzzzzzzz", "'; MATCH (n) DETACH DELETE n //", ""):
+        body = client.post(f"query($id: String!) {{ {kind}(id: $id) {{ id }} }}", {"id": raw})
+        assert body == {"data": {kind: None}}
+
+
+def test_hostile_search_text_is_searched_as_words(driver, client: GraphQLClient) -> None:
+    for text in ['title:"x" OR *:*', "((((", "a AND NOT b~2^3", "\\", "/regex/"]:
+        body = client.post("query($q: String!) { search(query: $q) { totalCount } }", {"q": text})
+        assert body == {"data": {"search": {"totalCount": 0}}}, text
+
+
+def test_variable_errors_are_request_errors(driver, client: GraphQLClient) -> None:
+    body = client.post("query($n: Int!) { mostCited(first: $n) { totalCount } }", {"n": "ten"})
+    assert only_error(body)["extensions"]["code"] == "BAD_USER_INPUT"
+    body = client.http.post(
+        "/graphql",
+        json={"query": "query($n: Int!) { mostCited(first: $n) { totalCount } }", "variables": {"n": "ten"}},
+        headers={"accept": "application/graphql-response+json"},
+    )
+    assert body.status_code == 400 and "data" not in body.json()
+
+
+def test_batching_is_off(driver, client: GraphQLClient) -> None:
+    response = client.http.post("/graphql", json=[{"query": "{ version }"}, {"query": "{ version }"}])
+    assert response.status_code == 400
+
+
+def test_mutation_via_get_is_refused(driver, client: GraphQLClient) -> None:
+    response = client.http.get("/graphql", params={"query": "mutation { version }"})
+    assert response.status_code in (400, 405)
+    assert client.http.get("/graphql", params={"query": "{ version }"}).json() == {"data": {"version": "weft 0.1.0"}}
+
+
+def test_request_id_is_echoed(driver, client: GraphQLClient) -> None:
+    response = client.http.post("/graphql", json={"query": "{ version }"}, headers={"x-request-id": "req-42"})
+    assert response.headers["x-request-id"] == "req-42"
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_dead_neo4j_gives_unavailable(settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
+    dead = dataclasses.replace(settings, neo4j_uri=f"bolt://127.0.0.1:{closed_port()}")
+    caplog.set_level(logging.INFO, logger="weft.api")
+    for client in api_client(dead):
+        body = client.post('{ version researcher(id: "A5032473237") { name } }', **{"x-request-id": "dead-1"})
+        assert body["data"] == {"version": "weft 0.1.0", "researcher": None}
+        error = only_error(body)
+        assert error["extensions"] == {"code": "UNAVAILABLE"}
+        assert "Traceback" not in error["message"] and "neo4j" not in error["message"].split(":")[0]
+        assert client.http.get("/health").status_code == 503
+    assert any("dead-1" in r.getMessage() for r in caplog.records)

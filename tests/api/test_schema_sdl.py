@@ -1,0 +1,26 @@
+"""schema.graphql is the exported SDL of the code, and every type and field has a description."""
+
+from __future__ import annotations
+
+from graphql import GraphQLInputObjectType, GraphQLObjectType
+
+from graph.settings import PROJECT_ROOT
+from schema.root import build_schema, export_sdl
+
+
+def test_schema_file_matches_code() -> None:
+    assert (PROJECT_ROOT / "schema.graphql").read_text(encoding="utf-8") == export_sdl()
+
+
+def test_every_type_and_field_is_described() -> None:
+    schema = build_schema()._schema
+    missing = []
+    for name, type_ in schema.type_map.items():
+        if name.startswith("__") or not isinstance(type_, (GraphQLObjectType, GraphQLInputObjectType)):
+            continue
+        if not type_.description:
+            missing.append(name)
+        for field_name, field in type_.fields.items():
+            if not field.description:
+                missing.append(f"{name}.{field_name}")
+    assert missing == []
