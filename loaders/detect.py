@@ -56,27 +56,6 @@ class FileFormat:
         return f"{SOURCE_NAMES[self.source]} {self.kind} ({self.container})"
 
 
-def s2_dataset_kind(record: dict) -> str | None:
-    """The S2AG dataset a lowercase-field row comes from, or None."""
-    fields = record.keys()
-    if "citingcorpusid" in fields:
-        return "citations"
-    if "corpusid" in fields:
-        if "sha" in fields:
-            return "paper-ids"
-        if "openaccessinfo" in fields or ("abstract" in fields and "title" not in fields):
-            return "abstracts"
-        if "model" in fields and "text" in fields:
-            return "tldrs"
-        if "title" in fields:
-            return "papers"
-    if "authorid" in fields and "name" in fields:
-        return "authors"
-    if {"id", "name"} <= fields and fields & {"issn", "alternate_names", "alternate_issns"}:
-        return "publication-venues"
-    return None
-
-
 def classify(record: Any) -> tuple[str, str] | None:
     """`(source, kind)` of one raw record, or None when it is no known format.
 
@@ -87,15 +66,23 @@ def classify(record: Any) -> tuple[str, str] | None:
         return None
     if arxiv.accepts(record):
         return "arxiv", "snapshot"
-    if "paperId" in record:
-        return "s2", "paper"
-    if "authorId" in record:
-        return "s2", "author"
-    if (dataset := s2_dataset_kind(record)) is not None:
-        return "s2", f"dataset:{dataset}"
+    if (s2_kind := s2.kind(record)) is not None:
+        return "s2", s2_kind
     if (kind := openalex.kind(record)) is not None:
         return "openalex", kind
     return None
+
+
+def detect_source(path: Path, first: Any) -> str | None:
+    """The source of a file from its first record (the hook `loaders.run.plan` calls); None if unknown."""
+    found = classify(first)
+    return found[0] if found else None
+
+
+def load_order(path: Path, first: Any) -> int:
+    """0 for files of entities, 1 for files that only attach to papers loaded from others (load last)."""
+    found = classify(first)
+    return 1 if found and found[1] in ATTACHING_KINDS else 0
 
 
 def _builder(source: str, kind: str) -> Callable[[Any], RecordRows | None]:

@@ -283,6 +283,62 @@ def author_rows(record: Any) -> RecordRows:
     return builder.rows
 
 
+def dataset_kind(record: Any) -> str | None:
+    """The S2AG dataset a lowercase-field row comes from (`papers`, `citations`, ...), or None."""
+    if not isinstance(record, dict):
+        return None
+    fields = record.keys()
+    if "citingcorpusid" in fields:
+        return "citations"
+    if "corpusid" in fields:
+        if "sha" in fields:
+            return "paper-ids"
+        if "openaccessinfo" in fields or ("abstract" in fields and "title" not in fields):
+            return "abstracts"
+        if "model" in fields and "text" in fields:
+            return "tldrs"
+        if "title" in fields:
+            return "papers"
+    if "authorid" in fields and "name" in fields:
+        return "authors"
+    if {"id", "name"} <= fields and fields & {"issn", "alternate_names", "alternate_issns"}:
+        return "publication-venues"
+    return None
+
+
+def kind(record: Any) -> str | None:
+    """`paper` / `author` (Graph API) or `dataset:<name>` for an S2 record; None for anything else."""
+    if not isinstance(record, dict):
+        return None
+    if "paperId" in record:
+        return "paper"
+    if "authorId" in record:
+        return "author"
+    dataset = dataset_kind(record)
+    return f"dataset:{dataset}" if dataset else None
+
+
+def accepts(record: Any) -> bool:
+    """Whether `record` looks like a Semantic Scholar record (Graph API or dataset row)."""
+    return kind(record) is not None
+
+
+def build_rows(record: Any) -> RecordRows | None:
+    """The rows of any S2 record, by its kind (see `paper_rows`, `author_rows`, `dataset_rows`).
+
+    None for a record that is read and counted but writes nothing (`paper-ids`, venues, a
+    citation to no paper). RejectedRecord for a record of no S2 kind.
+    """
+    which = kind(record)
+    if which == "paper":
+        return paper_rows(record)
+    if which == "author":
+        return author_rows(record)
+    if which is None:
+        raise RejectedRecord("not a Semantic Scholar paper, author or dataset row")
+    return dataset_rows(which.removeprefix("dataset:"), record)
+
+
 def corpus_id(value: Any) -> str | None:
     """A corpus id as the key property holds it (`"14636783"`), from an int or a string of digits."""
     number = _int(value)

@@ -1,0 +1,157 @@
+"""Loading the shared Semantic Scholar files into the real server: Graph API and dataset samples."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from graph.migrate import counts, reset
+from graph.settings import Settings
+from loaders.run import load_paths
+from neo4j import Driver
+from tests.conftest import shared_path
+from tests.integration.test_load_arxiv import graph_state
+
+
+def graph_api(name: str) -> Path:
+    return shared_path("semanticscholar", "graph_api", name)
+
+
+def dataset_file(kind: str) -> Path:
+    (path,) = shared_path("semanticscholar", "datasets_sample", kind).glob("*.jsonl.gz")
+    return path
+
+
+def dataset(kind: str) -> list[dict]:
+    with gzip.open(dataset_file(kind), "rt", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def raw_graph_api() -> tuple[dict, dict]:
+    paper = json.loads(graph_api("Paper.json").read_text(encoding="utf-8"))
+    author = json.loads(graph_api("Author.json").read_text(encoding="utf-8"))
+    return paper, author
+
+
+def load(driver: Driver, settings: Settings, *paths: Path, source: str = "s2"):
+    return load_paths(driver, list(paths), source=source, database=settings.neo4j_database)
+
+
+def one(driver: Driver, settings: Settings, query: str, **params):
+    rows, _, _ = driver.execute_query(query, params, database_=settings.neo4j_database)
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+@pytest.fixture(scope="module")
+def loaded(driver: Driver, settings: Settings) -> Driver:
+    summary = load(driver, settings, graph_api("Paper.json"), graph_api("Author.json"))
+    assert summary.read == 2 and summary.rejected == 0
+    return driver
+
+
+def test_graph_api_counts_match_the_raw_files(loaded: Driver, settings: Settings) -> None:
+    paper, author = raw_graph_api()
+    raw = [paper, *paper["citations"], *paper["references"], *author["papers"]]
+    papers = {p["paperId"] for p in raw if p["paperId"]}
+    authors = {a["authorId"] for p in raw for a in p.get("authors") or [] if a["authorId"]}
+    idless = [a for p in raw for a in p.get("authors") or [] if not a["authorId"]]
+    authorships = {(p["paperId"], a["authorId"] or f"{p['paperId']}#{rank}")
+                   for p in raw if p["paperId"] for rank, a in enumerate(p.get("authors") or [])}
+    internal = [c for c in paper["citations"] if c["paperId"]] + [r for r in paper["references"] if r["paperId"]]
+    found = counts(loaded, settings.neo4j_database)
+    assert found["Paper"] == len(papers) == 1068
+    assert found["Researcher"] == len(authors) + len(idless) == 3309 + 3
+    assert found["AUTHORED"] == len(authorships) == 3532 + 3
+    assert found["CITES"] == len(internal) == 1008
+    scoped = one(loaded, settings, "MATCH (r:Researcher {paper_scoped: true}) RETURN count(r) AS n")["n"]
+    assert scoped == 3
+    arxiv = one(loaded, settings, "MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL RETURN count(p) AS n")["n"]
+    assert arxiv == len({p["paperId"] for p in raw if p["paperId"] and (p.get("externalIds") or {}).get("ArXiv")}) == 243
+
+
+def test_turing_paper_and_author(loaded: Driver, settings: Settings) -> None:
+    paper, author = raw_graph_api()
+    row = one(loaded, settings, "MATCH (p:Paper {s2_id: $id}) RETURN p", id=paper["paperId"])
+    p = row["p"]
+    assert p["doi"] == paper["externalIds"]["DOI"].lower() and p["corpus_id"] == str(paper["corpusId"])
+    assert p["title"] == paper["title"] and p["year"] == 1950
+    assert p["cited_by_count_s2"] == paper["citationCount"]
+    cites = one(loaded, settings, "MATCH (:Paper)-[c:CITES]->(:Paper {s2_id: $id}) RETURN count(c) AS n", id=paper["paperId"])
+    assert cites["n"] == len({c["paperId"] for c in paper["citations"] if c["paperId"]})
+    r = one(loaded, settings, "MATCH (r:Researcher {s2_id: '2262347'}) RETURN r")["r"]
+    # the author profile (a full record) wins over the author as Paper.json mentions it
+    assert (r["h_index_s2"], r["works_count_s2"], r["cited_by_count_s2"]) == (
+        author["hIndex"], author["paperCount"], author["citationCount"])
+    assert r["name_key"] == "turing a" and r["is_person"] is True
+    n = one(loaded, settings, "MATCH (:Researcher {s2_id: '2262347'})-[:AUTHORED]->(p) RETURN count(p) AS n")["n"]
+    assert n == len({p["paperId"] for p in author["papers"]} | {paper["paperId"]})
+
+
+def test_two_a_turing_ids_stay_two_researchers_linked_as_same_name(loaded: Driver, settings: Settings) -> None:
+    rows, _, _ = loaded.execute_query(
+        "MATCH (r:Researcher) WHERE r.s2_id IN ['2262347', '2079681794'] RETURN r.id AS id, r.name_key AS key",
+        database_=settings.neo4j_database)
+    assert len({r["id"] for r in rows}) == 2 and {r["key"] for r in rows} == {"turing a"}
+    link = one(loaded, settings,
+               "MATCH (a:Researcher {s2_id: '2262347'})-[s:SAME_NAME_AS]-(b:Researcher {s2_id: '2079681794'}) "
+               "RETURN s.evidence AS evidence")
+    assert isinstance(link["evidence"], list)
+
+
+def test_reload_and_reverse_order_change_nothing(loaded: Driver, settings: Settings) -> None:
+    before = graph_state(loaded, settings.neo4j_database)
+    load(loaded, settings, graph_api("Paper.json"), graph_api("Author.json"))
+    assert graph_state(loaded, settings.neo4j_database) == before
+    reset(loaded, settings.neo4j_database)
+    load(loaded, settings, graph_api("Author.json"))
+    load(loaded, settings, graph_api("Paper.json"))
+    assert graph_state(loaded, settings.neo4j_database) == before
+
+
+def test_dataset_samples(driver: Driver, settings: Settings) -> None:
+    reset(driver, settings.neo4j_database)
+    summary = load(driver, settings, shared_path("semanticscholar", "datasets_sample"))
+    per_file = {Path(f.path).parent.name: f for f in summary.files}
+    assert {k: f.read for k, f in per_file.items()} == {k: 100 for k in (
+        "papers", "authors", "citations", "paper-ids", "abstracts", "tldrs", "publication-venues")}
+    assert summary.rejected == 0, summary.rejects[:3]
+    papers, authors = dataset("papers"), dataset("authors")
+    found = counts(driver, settings.neo4j_database)
+    # The samples never join: citations, abstracts and tldrs name papers that are not loaded, so they
+    # add no paper stubs; paper-ids and venues write nothing.
+    assert found["Paper"] == len({p["corpusid"] for p in papers}) == 100
+    paper_authors = {a["authorId"] for p in papers for a in p["authors"] if a["authorId"]}
+    assert found["Researcher"] == len(paper_authors | {a["authorid"] for a in authors})
+    assert found["AUTHORED"] == sum(len(p["authors"]) for p in papers)
+    assert "CITES" not in found
+    sample = papers[0]
+    p = one(driver, settings, "MATCH (p:Paper {corpus_id: $c}) RETURN p", c=str(sample["corpusid"]))["p"]
+    assert p["s2_id"] == sample["url"].rsplit("/", 1)[-1] and p["title"] == sample["title"]
+    roldan = one(driver, settings, "MATCH (r:Researcher {s2_id: '144501675'}) RETURN r")["r"]
+    assert sorted(roldan["alt_names"]) == sorted({"J. Roldán", "Joseph Roldan", "J. Roldan"})
+
+
+def test_dataset_rows_attach_to_loaded_papers_by_corpus_id(driver: Driver, settings: Settings, tmp_path: Path) -> None:
+    """The samples never join, so real abstract, tldr and citation rows are pointed at loaded papers."""
+    reset(driver, settings.neo4j_database)
+    load(driver, settings, dataset_file("papers"))
+    papers = dataset("papers")
+    citing, cited = str(papers[0]["corpusid"]), str(papers[1]["corpusid"])
+    abstract = dict(dataset("abstracts")[0], corpusid=int(citing))
+    tldr = dict(dataset("tldrs")[0], corpusid=int(citing))
+    citation = dict(dataset("citations")[0], citingcorpusid=citing, citedcorpusid=cited)
+    for kind, row in (("abstracts", abstract), ("tldrs", tldr), ("citations", citation)):
+        (tmp_path / f"{kind}.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    before = counts(driver, settings.neo4j_database)["Paper"]
+    summary = load(driver, settings, tmp_path)
+    assert summary.rejected == 0
+    assert counts(driver, settings.neo4j_database)["Paper"] == before
+    p = one(driver, settings, "MATCH (p:Paper {corpus_id: $c}) RETURN p", c=citing)["p"]
+    assert p["abstract"] == " ".join(abstract["abstract"].split())
+    assert p["tldr"] == tldr["text"]
+    one(driver, settings, "MATCH (:Paper {corpus_id: $a})-[:CITES]->(:Paper {corpus_id: $b}) RETURN 1 AS x",
+        a=citing, b=cited)
