@@ -102,6 +102,12 @@ def _detect(path: Path, first: Any) -> str | None:
     return None
 
 
+def _load_order(path: Path, first: Any) -> int:
+    """`loaders.detect.load_order`: 1 for files whose rows only attach to papers (S2 citations…)."""
+    detect = importlib.import_module("loaders.detect")
+    return detect.load_order(path, first) if hasattr(detect, "load_order") else 0
+
+
 def plan(paths: Iterable[Path | str], source: str = "auto") -> list[tuple[Path, str]]:
     """(file, source) for every data file under `paths`; InvalidInput naming every file refused.
 
@@ -115,6 +121,7 @@ def plan(paths: Iterable[Path | str], source: str = "auto") -> list[tuple[Path, 
         raise InvalidInput("no data files under the given paths", "path")
     planned: list[tuple[Path, str]] = []
     refused: list[str] = []
+    load_order: dict[Path, int] = {}
     for path in files:
         try:
             _, first = sniff(path)
@@ -129,9 +136,10 @@ def plan(paths: Iterable[Path | str], source: str = "auto") -> list[tuple[Path, 
             refused.append(f"{path}: not {name} data (first record does not look like one)")
             continue
         planned.append((path, name))
+        load_order[path] = _load_order(path, first)
     if refused:
         raise InvalidInput("refused, nothing was written:\n  " + "\n  ".join(refused), "path")
-    return planned
+    return sorted(planned, key=lambda pn: load_order[pn[0]])  # files that attach to papers go last
 
 
 def load_paths(
@@ -219,6 +227,8 @@ def _build(module: ModuleType, item: Item | Problem, summary: LoadSummary, fs: F
         return None
     try:
         rows = module.build_rows(item.record)
+        if rows is None:  # read and counted, writes nothing by design (an S2 paper-ids row…)
+            return None
         check_record(rows)
     except (RejectedRecord, KeyError, TypeError, ValueError, AttributeError) as exc:
         fs.rejected += 1
