@@ -141,6 +141,7 @@
 
   async function load(params, push) {
     body.dataset.state = "loading";
+    tooltip.hidden = true;
     setStatus("Loading…");
     writeControls(params);
     try {

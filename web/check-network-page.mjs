@@ -1,0 +1,75 @@
+// Drives the network page in Debian's headless Chromium (playwright-core, no downloaded browser):
+// waits for the drawing, clicks a researcher, waits for the re-centred drawing, saves a screenshot
+// (SCREENSHOT, and SCREENSHOT with -recentred before .png after the click)
+// and prints one JSON object with what it saw. Usage: node check-network-page.mjs URL SCREENSHOT
+import { chromium } from "playwright-core";
+
+const [url, screenshot] = process.argv.slice(2);
+if (!url || !screenshot) {
+  console.error("usage: node check-network-page.mjs URL SCREENSHOT");
+  process.exit(2);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+const report = { consoleErrors: [], requests: [] };
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.on("console", (message) => {
+    if (message.type() === "error") report.consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => report.consoleErrors.push(String(error)));
+  page.on("request", (request) => report.requests.push(request.url()));
+
+  const ready = (centre) =>
+    page.waitForFunction(
+      (id) => document.body.dataset.state === "ready" && (!id || window.weftNetwork.centre === id),
+      centre,
+      { timeout: 60000 },
+    );
+  const snapshot = () =>
+    page.evaluate(() => ({
+      centre: window.weftNetwork.centre,
+      apiNodeCount: window.weftNetwork.apiNodeCount,
+      apiEdgeCount: window.weftNetwork.apiEdgeCount,
+      drawnNodes: window.weftNetwork.cy.nodes().length,
+      drawnEdges: window.weftNetwork.cy.edges().length,
+      status: document.getElementById("status").textContent,
+      path: window.location.pathname + window.location.search,
+    }));
+
+  await page.goto(url, { waitUntil: "load" });
+  await ready(null);
+  report.first = await snapshot();
+  await page.screenshot({ path: screenshot, fullPage: false });
+
+  // The non-centre node farthest from its nearest neighbour on screen, so the click hits only it.
+  const target = await page.evaluate(() => {
+    const cy = window.weftNetwork.cy;
+    const box = cy.container().getBoundingClientRect();
+    const nodes = cy.nodes().map((n) => ({ id: n.id(), p: n.renderedPosition() }));
+    let best = null;
+    for (const node of nodes) {
+      if (node.id === window.weftNetwork.centre) continue;
+      const gap = Math.min(...nodes.filter((o) => o !== node).map((o) => Math.hypot(o.p.x - node.p.x, o.p.y - node.p.y)));
+      const inside = node.p.x > 10 && node.p.y > 10 && node.p.x < box.width - 10 && node.p.y < box.height - 10;
+      if (inside && (!best || gap > best.gap)) best = { id: node.id, gap, x: box.left + node.p.x, y: box.top + node.p.y };
+    }
+    return best;
+  });
+  report.clicked = target ? target.id : null;
+  if (target) {
+    await page.mouse.move(target.x, target.y);
+    report.tooltip = await page.evaluate(() => document.getElementById("tooltip").textContent);
+    await page.mouse.click(target.x, target.y);
+    await ready(target.id);
+    report.second = await snapshot();
+  }
+  await page.screenshot({ path: screenshot.replace(/\.png$/, "-recentred.png"), fullPage: false });
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(report));
