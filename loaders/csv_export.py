@@ -1,10 +1,12 @@
 """`weft export-csv`: the graph the online loader would write, built in memory, as import CSV.
 
 Every record goes through the online loader's own pure row builders (loaders/openalex.py,
-loaders/s2.py, loaders/arxiv.py) and `MemoryGraph` applies the rows with the writer's rules
-(loaders/rows.py: identity by hard keys, who wins, owned relationships); the derived
-relationships are then computed the way the writer's Cypher derives them
-(loaders/csv_derived.py). The result goes to `loaders.csv_files.write_import_csv`.
+loaders/s2.py, loaders/arxiv.py), its record check and its row ranks (loaders/write.py), and
+`MemoryGraph` applies the rows with the writer's rules, record by record (loaders/rows.py and
+queries/load_nodes.py, load_rels.py: identity by hard keys with conflicting keys kept apart, who
+wins by record and source rank, owned relationships released and replaced, `sources` per
+relationship). The derived relationships are then computed the way queries/derive.py does
+(loaders/csv_derived.py) and written by `loaders.csv_files.write_import_csv`.
 """
 
 from __future__ import annotations
@@ -17,35 +19,36 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from graph.errors import InvalidInput
-from graph.ids import aliases, canonical_keys, node_id
+from graph.ids import canonical_keys, key_property, node_id
 from loaders import csv_derived
 from loaders.csv_files import GraphBuffer, write_import_csv
-from loaders.reader import Item, Problem, UnknownFormat, data_files, read_records
-from loaders.rows import SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord, RelRow
+from loaders.reader import Problem, read_records
+from loaders.rows import REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
+from loaders.run import plan, source_module
+from loaders.write import LABEL_ORDER, _ranked, _Row, check_record
 
-# Row relationship types that are stored under another name in the graph.
-STORED_TYPE = {"CATEGORY_PART_OF": "PART_OF", "INSTITUTION_PART_OF": "PART_OF"}
+# Whose relationships a newer record replaces: the owner is the start (True) or the end node.
+OWNER_IS_START = {"AUTHORED": False, "IN_CATEGORY": True, "REFERENCES": True,
+                  "LISTED_AFFILIATION": True, "INSTITUTION_PART_OF": True}
 
 
 class Node:
-    """One node being built: its hard keys and properties, and what decided them."""
+    """One node being built: its keys, properties and ranks, and the edges it owns."""
 
-    __slots__ = ("label", "keys", "props", "rank", "source_props", "source_rank", "owned_rank",
-                 "owned", "merged_into", "alt_names", "sources")
+    __slots__ = ("label", "keys", "props", "record_rank", "source_props", "source_ranks",
+                 "alt_names", "loaded", "merged_into", "edges")
 
     def __init__(self, label: str) -> None:
         self.label = label
         self.keys: dict[str, str] = {}
         self.props: dict[str, Any] = {}
-        self.rank: tuple = ()
+        self.record_rank: str | None = None
         self.source_props: dict[str, Any] = {}
-        self.source_rank: dict[str, tuple] = {}
-        self.owned_rank: dict[str, tuple] = {}
-        self.owned: dict[str, set[tuple]] = {}
+        self.source_ranks: dict[str, str] = {}
+        self.alt_names: set[str] | None = None
+        self.loaded: set[str] = set()
         self.merged_into: Node | None = None
-        self.alt_names: set[str] = set()
-        self.sources: set[str] = set()
+        self.edges: set[tuple] = set()  # keys of every stored edge touching this node
 
     def find(self) -> Node:
         """The surviving node this one was merged into (itself when never merged)."""
@@ -54,171 +57,231 @@ class Node:
             node = node.merged_into
         return node
 
+    @property
+    def id(self) -> str:
+        return node_id(self.label, self.keys)
 
-def _row_rank(row: NodeRow) -> tuple:
-    return (row.level, SOURCE_PRIORITY.get(row.source, 0), row.updated)
+
+class Edge:
+    """A loaded relationship: its properties, the source that set them, every source stating it."""
+
+    __slots__ = ("props", "source", "sources")
+
+    def __init__(self) -> None:
+        self.props: dict[str, Any] = {}
+        self.source: str | None = None
+        self.sources: set[str] = set()
+
+    def state(self, source: str, props: dict[str, Any]) -> None:
+        if self.source is None or SOURCE_PRIORITY[source] >= SOURCE_PRIORITY[self.source]:
+            self.props.update(props)
+            self.source = source
+        self.sources.add(source)
+
+
+def row_ranks(row: NodeRow) -> tuple[str, str]:
+    """(source rank, record rank) of a row, exactly as loaders/write.py ranks it."""
+    ranked = _ranked(_Row(0, 0, row))
+    return ranked.source_rank, ranked.record_rank
+
+
+def _conflicts(a: dict[str, str], b: dict[str, str]) -> list[str]:
+    return [k for k in a.keys() & b.keys() if a[k] != b[k]]
 
 
 class MemoryGraph:
     """Rows applied in memory with the online writer's identity and precedence rules."""
 
     def __init__(self) -> None:
-        self.index: dict[str, dict[str, Node]] = {}
+        self.index: dict[str, dict[str, Node]] = {label: {} for label in LABEL_ORDER}
         self.nodes: list[Node] = []
-        self.refs: set[str] = set()
-        # (stored type, start node, end node) -> properties; ends are resolved with find() at the end.
-        self.rels: dict[tuple[str, Node, Node | str], dict[str, Any]] = {}
+        self.refs: dict[str, dict[str, str]] = {}
+        # (row type, start node, end node or Ref key) -> Edge
+        self.rels: dict[tuple, Edge] = {}
+        self.warnings: list[str] = []
 
     # --- nodes -------------------------------------------------------------------------------
 
-    def _lookup(self, label: str, keys: Iterable[str]) -> list[Node]:
-        index = self.index.setdefault(label, {})
-        found: list[Node] = []
-        for key in keys:
+    def _resolve(self, row: NodeRow) -> Node:
+        """The node a row names, after merging the nodes it proves to be one (keys may be dropped)."""
+        label = row.label
+        index = self.index[label]
+        ranked = canonical_keys(label, row.keys)
+        hits: list[Node] = []
+        for key in ranked:
             node = index.get(key)
-            if node is not None:
-                node = node.find()
-                if node not in found:
-                    found.append(node)
-        return found
-
-    def apply_node(self, row: NodeRow) -> Node:
-        """Find or create the node a row names; merges nodes the row proves to be one."""
-        ranked = canonical_keys(row.label, row.keys)
-        if not ranked:
-            raise RejectedRecord(f"{row.label} without any id")
-        found = self._lookup(row.label, ranked)
-        if not found:
-            node = Node(row.label)
+            if node is not None and node.find() not in hits:
+                hits.append(node.find())
+        accepted: list[Node] = []
+        union = dict(row.keys)
+        for node in hits:
+            clash = _conflicts(union, node.keys)
+            if accepted and clash:
+                shared = {k for k in node.keys if row.keys.get(k) == node.keys[k]}
+                row.keys = {k: v for k, v in row.keys.items() if k not in shared}
+                union = {k: v for k, v in union.items() if k not in shared}
+                self.warnings.append(f"{label} {ranked[0]}: also names {node.id}; kept apart")
+                continue
+            if clash:
+                row.keys = {k: v for k, v in row.keys.items() if k not in clash}
+                union = {k: v for k, v in union.items() if k not in clash}
+                self.warnings.append(f"{label} {ranked[0]}: {', '.join(clash)} differ from {node.id}")
+            accepted.append(node)
+            union.update(node.keys)
+        if not accepted:
+            node = Node(label)
             self.nodes.append(node)
         else:
-            node = found[0]
-            for other in found[1:]:
-                node = self._merge(node, other)
-        for prop, value in row.keys.items():
-            node.keys.setdefault(prop, value)
-        index = self.index[row.label]
-        for key in canonical_keys(row.label, node.keys):
+            final = node_id(label, union)
+            node = next((n for n in accepted if n.id == final), accepted[0])
+            for other in accepted:
+                if other is not node:
+                    self._merge(node, other)
+        node.keys.update(union)
+        for key in canonical_keys(label, node.keys):
             index[key] = node
-        self._apply_props(node, row)
         return node
 
-    def _apply_props(self, node: Node, row: NodeRow) -> None:
+    def _upsert(self, node: Node, row: NodeRow, source_rank: str, record_rank: str) -> bool:
+        """queries/load_nodes.py's upsert body; returns whether the row is the newest of its source."""
+        node.loaded.add(row.source)
+        old = node.source_ranks.get(row.source)
+        won = old is None or source_rank >= old
+        if won:
+            node.source_props.update({k: v for k, v in row.source_props.items() if v is not None})
+            node.source_ranks[row.source] = source_rank
         props = {k: v for k, v in row.props.items() if v is not None and k != "alt_names"}
-        node.alt_names.update(n for n in row.props.get("alt_names") or () if n)
-        rank = _row_rank(row)
-        if rank >= node.rank:
+        if node.record_rank is None or record_rank >= node.record_rank:
             node.props.update(props)
-            node.rank = rank
+            node.record_rank = record_rank
         else:
             for k, v in props.items():
                 node.props.setdefault(k, v)
-        node.sources.add(row.source)
-        source_props = {k: v for k, v in row.source_props.items() if v is not None}
-        srank = (row.level, row.updated)
-        if srank >= node.source_rank.get(row.source, ()):
-            node.source_props.update(source_props)
-            node.source_rank[row.source] = srank
-        else:
-            for k, v in source_props.items():
-                node.source_props.setdefault(k, v)
+        if row.label in ("Researcher", "Institution"):
+            names = set(row.props.get("alt_names") or ())
+            if props.get("name"):
+                names.add(props["name"])
+            node.alt_names = (node.alt_names or set()) | names
+        return won
 
-    def _merge(self, a: Node, b: Node) -> Node:
-        """Two nodes proved to be one: the one with the better best key survives."""
-        order = [canonical_keys(a.label, n.keys)[0] for n in (a, b)]
-        ranks = [csv_derived.key_rank(a.label, k) for k in order]
-        survivor, gone = (a, b) if ranks[0] <= ranks[1] else (b, a)
-        for prop, value in gone.keys.items():
-            survivor.keys.setdefault(prop, value)
-        if gone.rank > survivor.rank:
-            survivor.props = {**survivor.props, **gone.props}
-            survivor.rank = gone.rank
-        else:
-            for k, v in gone.props.items():
-                survivor.props.setdefault(k, v)
-        for source, srank in gone.source_rank.items():
-            if srank > survivor.source_rank.get(source, ()):
-                survivor.source_rank[source] = srank
-        survivor.source_props = {**gone.source_props, **survivor.source_props}
-        survivor.alt_names |= gone.alt_names
-        survivor.sources |= gone.sources
-        for source, owned in gone.owned.items():
-            survivor.owned.setdefault(source, set()).update(owned)
-            survivor.owned_rank[source] = max(survivor.owned_rank.get(source, ()), gone.owned_rank[source])
-        gone.merged_into = survivor
-        return survivor
+    def _merge(self, survivor: Node, loser: Node) -> None:
+        """queries/load_nodes.py's MERGE_*: edges move, the survivor's gaps are filled."""
+        loser_leads = (loser.record_rank or "") > (survivor.record_rank or "")
+        first, second = (loser, survivor) if loser_leads else (survivor, loser)
+        survivor.props = {**second.props, **first.props}
+        survivor.source_props = {**second.source_props, **first.source_props}
+        survivor.source_ranks = {**second.source_ranks, **first.source_ranks}
+        survivor.record_rank = first.record_rank
+        for k, v in loser.keys.items():
+            survivor.keys.setdefault(k, v)
+        if loser.alt_names is not None:
+            survivor.alt_names = (survivor.alt_names or set()) | loser.alt_names
+        survivor.loaded |= loser.loaded
+        loser.merged_into = survivor
+        for key in list(loser.edges):
+            edge = self.rels.pop(key, None)
+            if edge is None:
+                continue
+            rel_type, start, end = key
+            new_key = (rel_type, survivor if start is loser else start, survivor if end is loser else end)
+            for n in (start, end):
+                if isinstance(n, Node):
+                    n.edges.discard(key)
+            if new_key[1] is new_key[2]:
+                continue  # a PART_OF between the two merged nodes
+            target = self.rels.get(new_key)
+            if target is None:
+                self._store_edge(new_key, edge)
+            else:
+                target.props.update(edge.props)
+                target.sources |= edge.sources
 
     # --- relationships -----------------------------------------------------------------------
 
-    def apply_record(self, rows: RecordRows) -> None:
-        """Apply one record's node rows, then its relationship rows (owned ones by the rules)."""
-        local: dict[str, Node] = {}
-        applied: list[Node] = []
-        for row in rows.nodes:
-            node = self.apply_node(row)
-            applied.append(node)
-            local[row.key] = node
-        allowed: dict[int, bool] = {}
-        for index, row in enumerate(rows.nodes):
-            node = applied[index].find()
-            srank = (row.level, row.updated)
-            current = node.owned_rank.get(row.source, ())
-            if not any(r.owner == index for r in rows.rels):
-                continue
-            if srank > current:
-                for key in node.owned.pop(row.source, set()):
-                    self.rels.pop(key, None)
-                node.owned_rank[row.source] = srank
-            allowed[index] = srank >= current
-        for rel in rows.rels:
-            if rel.owner is not None and not allowed.get(rel.owner, False):
-                continue
-            key = self._rel_key(rel, local)
-            if key is None:
-                continue
-            self.rels[key] = dict(rel.props)
-            if rel.owner is not None:
-                owner = applied[rel.owner].find()
-                owner.owned.setdefault(rows.nodes[rel.owner].source, set()).add(key)
+    def _store_edge(self, key: tuple, edge: Edge) -> None:
+        self.rels[key] = edge
+        for n in key[1:]:
+            if isinstance(n, Node):
+                n.edges.add(key)
 
-    def _rel_key(self, rel: RelRow, local: dict[str, Node]) -> tuple | None:
-        start = local.get(rel.start)
-        if start is None:
-            return None
-        if rel.type == "REFERENCES":
-            self.refs.add(rel.end)
-            return ("REFERENCES", start, rel.end)
-        end = local.get(rel.end)
-        if end is None:
-            return None
-        return (STORED_TYPE.get(rel.type, rel.type), start, end)
+    def _release(self, owner: Node, rel_type: str, source: str) -> None:
+        """queries/load_rels.py's RELEASE_*: the owner's edges of a type no longer stated by `source`."""
+        start_side = OWNER_IS_START[rel_type]
+        for key in [k for k in owner.edges if k[0] == rel_type and (k[1] if start_side else k[2]) is owner]:
+            edge = self.rels[key]
+            edge.sources.discard(source)
+            if not edge.sources:
+                del self.rels[key]
+                for n in key[1:]:
+                    if isinstance(n, Node):
+                        n.edges.discard(key)
+
+    def apply_record(self, rows: RecordRows) -> None:
+        """Apply one record as a batch of one (loaders/write.py's order: labels, then edges)."""
+        ranks = [row_ranks(row) for row in rows.nodes]
+        local: dict[tuple[str, str], Node] = {}
+        won: dict[int, bool] = {}
+        row_keys = [row.key for row in rows.nodes]
+        for label in LABEL_ORDER:
+            order = sorted((i for i, row in enumerate(rows.nodes) if row.label == label),
+                           key=lambda i: ranks[i][1])
+            for i in order:
+                row = rows.nodes[i]
+                node = self._resolve(row)
+                won[i] = self._upsert(node, row, *ranks[i])
+                local[(label, row_keys[i])] = node
+        best: dict[tuple[int, str], int] = {}
+        for i, row in enumerate(rows.nodes):
+            handle = (id(local[(row.label, row_keys[i])].find()), row.source)
+            if handle not in best or ranks[i][0] > ranks[best[handle]][0]:
+                best[handle] = i
+        effective = {i for i in best.values() if won[i]}
+        for i in sorted(effective):
+            row = rows.nodes[i]
+            for rel_type in row.owns:
+                self._release(local[(row.label, row_keys[i])].find(), rel_type, row.source)
+        seen: set[tuple] = set()
+        for rel in rows.rels:
+            if rel.owner is not None and rel.owner not in effective:
+                continue
+            source = rows.nodes[rel.owner if rel.owner is not None else 0].source
+            start_label, end_label = REL_ENDS[rel.type]
+            start = local[(start_label, rel.start)].find()
+            if end_label == "Ref":
+                end: Node | str = rel.end
+                prop, value = key_property("Paper", rel.end)
+                self.refs.setdefault(rel.end, {})[prop] = value
+            else:
+                end = local[(end_label, rel.end)].find()
+                if rel.type == "INSTITUTION_PART_OF" and end is start:
+                    continue
+            key = (rel.type, start, end)
+            if (key, source) in seen:
+                continue
+            seen.add((key, source))
+            props = dict(rel.props)
+            if "institution_keys" in props:
+                props["institution_keys"] = [local[("Institution", k)].find() for k in props["institution_keys"]]
+            edge = self.rels.get(key)
+            if edge is None:
+                edge = Edge()
+                self._store_edge(key, edge)
+            edge.state(source, {k: v for k, v in props.items() if v is not None})
 
     # --- output ------------------------------------------------------------------------------
 
     def live_nodes(self) -> list[Node]:
         return [n for n in self.nodes if n.merged_into is None]
 
-    def to_buffer(self, loaded_at: str, data_version: int = 1) -> GraphBuffer:
-        """The finished graph: node properties with ids and aliases, stored and derived edges."""
+    def to_buffer(self, loaded_at: datetime, data_version: int = 1) -> GraphBuffer:
+        """The finished graph: node properties as the upserts leave them, stored and derived edges."""
         buffer = GraphBuffer()
-        ids: dict[int, str] = {}
         for node in self.live_nodes():
-            nid = node_id(node.label, node.keys)
-            ids[id(node)] = nid
-            props = {**node.props, **node.source_props, **node.keys, "id": nid}
-            if node.alt_names:
-                props["alt_names"] = sorted(node.alt_names)
-            found_aliases = aliases(node.label, node.keys)
-            if found_aliases:
-                props["aliases"] = found_aliases
-            for source in node.sources:
-                props[f"{source}_loaded_at"] = loaded_at
-            props.update(csv_derived.node_extras(node.label, props))
-            buffer.put_node(node.label, props)
-        for key in sorted(self.refs):
-            buffer.put_node("Ref", {"key": key})
-        csv_derived.add_relationships(self, buffer, ids)
-        buffer.put_node("Meta", {"key": "graph", "data_version": data_version})
+            buffer.put_node(node.label, csv_derived.node_properties(node, loaded_at))
+        for key, keys in sorted(self.refs.items()):
+            buffer.put_node("Ref", {"key": key, **keys})
+        csv_derived.add_relationships(self, buffer)
+        buffer.put_node("Meta", {"key": "graph", "data_version": data_version, "loaded_at": loaded_at})
         return buffer
 
 
@@ -233,51 +296,33 @@ class ExportSummary:
     rejects_file: Path | None
 
 
-def _builder(source: str, path: Path) -> Callable[[Any], RecordRows]:
-    """The online loader's row builder for a source (or the one detected for the file)."""
-    if source == "openalex":
-        from loaders.openalex import build_rows
-        return build_rows
-    if source == "s2":
-        from loaders.s2 import build_rows
-        return build_rows
-    if source == "arxiv":
-        from loaders.arxiv import build_rows
-        return build_rows
-    if source == "auto":
-        from loaders.detect import detect_file
-        try:
-            return _builder(detect_file(path), path)
-        except UnknownFormat as exc:
-            raise InvalidInput(str(exc)) from exc
-    raise InvalidInput(f"unknown source {source!r}: use openalex, s2, arxiv or auto")
-
-
 def build_graph(
     paths: Iterable[Path | str], source: str = "auto", rejects: list[dict] | None = None
 ) -> tuple[MemoryGraph, int]:
-    """Read every record under `paths` into a MemoryGraph; returns it and the records read."""
-    try:
-        files = data_files(paths)
-    except FileNotFoundError as exc:
-        raise InvalidInput(str(exc)) from exc
-    builders = {path: _builder(source, path) for path in files}
+    """Read every record under `paths` into a MemoryGraph; returns it and the records read.
+
+    Files are planned, detected and refused exactly as `weft load` does (loaders.run.plan), and a
+    record is rejected for the same reasons.
+    """
     graph = MemoryGraph()
     records = 0
-    for path in files:
-        build = builders[path]
+    for path, name in plan(paths, source):
+        module = source_module(name)
         for item in read_records(path):
+            records += 1
             if isinstance(item, Problem):
                 if rejects is not None:
                     rejects.append(item.as_json())
                 continue
-            assert isinstance(item, Item)
-            records += 1
             try:
-                graph.apply_record(build(item.record))
-            except RejectedRecord as exc:
+                rows = module.build_rows(item.record)
+                check_record(rows)
+            except (RejectedRecord, KeyError, TypeError, ValueError, AttributeError) as exc:
                 if rejects is not None:
-                    rejects.append({"file": str(path), "where": item.where, "reason": str(exc)})
+                    reason = str(exc) if isinstance(exc, RejectedRecord) else f"{exc.__class__.__name__}: {exc}"
+                    rejects.append({"file": str(path), "where": item.where, "reason": reason})
+                continue
+            graph.apply_record(rows)
     return graph, records
 
 
@@ -289,7 +334,7 @@ def export_paths(
     rejects: list[dict] = []
     graph, records = build_graph(paths, source, rejects)
     echo(f"{records} records read into memory, writing CSV to {out}")
-    buffer = graph.to_buffer(datetime.now(UTC).isoformat())
+    buffer = graph.to_buffer(datetime.now(UTC))
     manifest = write_import_csv(buffer, out)
     rejects_file = None
     if rejects:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 # Between array elements: a control character no real title, name or id contains.
@@ -81,6 +82,8 @@ def column_type(label: str, prop: str, values: Iterable[object]) -> str:
 
 
 def _scalar_kind(label: str, prop: str, value: object) -> str:
+    if isinstance(value, datetime):
+        return "datetime"
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int):
@@ -104,6 +107,8 @@ def format_field(value: object) -> str:
     """One CSV field: empty for None (no property), quoted strings, bare numbers and booleans."""
     if value is None:
         return ""
+    if isinstance(value, datetime):
+        return value.isoformat()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
