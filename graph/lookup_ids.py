@@ -19,6 +19,7 @@ from graph.ids import (
     normalize_orcid,
     normalize_ror,
 )
+from loaders.names import clean_whitespace, fold
 
 
 @dataclass(frozen=True)
@@ -51,14 +52,13 @@ def slugify(text: str | None, max_words: int = 8) -> str:
 
 
 def fold_name(text: str | None) -> str:
-    """Case-, accent- and spacing-insensitive comparison form of a name.
+    """Case-, accent- and spacing-insensitive comparison form of a name; the loaders' `name_key` rule
+    for institutions (loaders.names.fold, whitespace collapsed).
 
     >>> fold_name("  Université  de Montréal ") == fold_name("universite de montreal")
     True
     """
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return re.sub(r"\s+", " ", stripped.replace("\u2010", "-")).strip().casefold()
+    return clean_whitespace(fold(text or ""))
 
 
 def _internal(raw: str, prefix: str) -> list[IdKey]:

@@ -19,10 +19,16 @@ INSTITUTION_BY_ALIAS: LiteralString = """
 MATCH (n:Institution) WHERE $value IN n.aliases RETURN n {.*} AS node LIMIT 1
 """
 
-# Full-text candidates for an exact-name lookup ($query is an escaped phrase): node.
+# Candidates for an exact-name lookup: the institutions whose folded `name_key` is $key, and
+# full-text hits for the escaped Lucene $query (alternative names): node.
 INSTITUTION_NAME_CANDIDATES: LiteralString = """
-CALL db.index.fulltext.queryNodes('institution_text', $query, {limit: 200}) YIELD node
-RETURN node {.*} AS node
+CALL () {
+  MATCH (n:Institution {name_key: $key}) RETURN n
+  UNION
+  CALL db.index.fulltext.queryNodes('institution_text', $query, {limit: 200}) YIELD node
+  RETURN node AS n
+}
+RETURN n {.*} AS node
 """
 
 # Institutions by internal id (DataLoader): id, node.
@@ -48,7 +54,8 @@ RETURN iid AS id, child {.*} AS child ORDER BY id, child.name
 INSTITUTION_FAMILY: LiteralString = """
 MATCH (root:Institution {id: $id})
 OPTIONAL MATCH (c:Institution)-[:PART_OF*1..6]->(root) WHERE $include_children
-RETURN [root.id] + collect(DISTINCT c.id) AS ids
+WITH root, collect(DISTINCT c.id) AS descendants
+RETURN [root.id] + descendants AS ids
 """
 
 # One page of researchers affiliated with any of $ids, the years overlapping $year_from..$year_to,

@@ -36,10 +36,12 @@ def _names(node: Row) -> set[str]:
 
 
 async def _find_by_name(reader: GraphReader, raw: str, folded: str, argument: str) -> Row | None:
-    query = escape_lucene(raw)
-    if not query:
+    as_typed, folded_words = escape_lucene(raw), escape_lucene(folded)
+    if not as_typed:
         return None
-    rows = await reader.rows(q.INSTITUTION_NAME_CANDIDATES, {"query": query}, "looking up an institution name")
+    query = f"({as_typed}) OR ({folded_words})"
+    params = {"key": folded, "query": query}
+    rows = await reader.rows(q.INSTITUTION_NAME_CANDIDATES, params, "looking up an institution name")
     matches = [r["node"] for r in rows if folded in _names(r["node"])]
     if len(matches) > 1:
         listed = "; ".join(f"{m.get('name')} ({m.get('id')}, ROR {m.get('ror')})" for m in matches[:10])

@@ -38,7 +38,7 @@ def test_cost_uses_defaults_and_fragments() -> None:
 
 def test_nested_connections_exceed_budget() -> None:
     query = """{ researcher(id: "x") { coauthors(first: 100) { edges { node { researcher {
-      coauthors(first: 100) { edges { node { researcher { name } } } } } } } } } }"""
+      coauthors(first: 100) { edges { node { researcher { papers(first: 100) { totalCount } } } } } } } } } } }"""
     assert cost_of(query) > MAX_COST
 
 

@@ -1,0 +1,359 @@
+"""The API over HTTP on the shared OpenAlex data, every answer checked against the raw JSON.
+
+One module (one load of the shared data): lookups in every id form, the researcher profile,
+papers, institutions, rankings, search, paging, the DataLoader query bound and a real gql client.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.lookup_ids import fold_name
+from tests.api.conftest import GraphQLClient
+from tests.api.openalex_truth import OpenAlexTruth, abstract_of, short
+from tests.conftest import shared_path
+
+BUTCHER = "A5032473237"
+RITSOS = "A5065371627"
+BANGOR = "I161548249"
+BANGOR_ROR = "006jb1a24"
+OA_PAPER = "W2741809807"  # The state of OA (9 authors, cited by loaded works)
+ARXIV_PAPER = "W3188841554"  # DOI 10.48550/arxiv.2108.04680
+
+
+@pytest.fixture(scope="module")
+def truth() -> OpenAlexTruth:
+    return OpenAlexTruth.load(shared_path("openalex"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def loaded(openalex_graph):
+    """Every test here runs on the shared OpenAlex data, loaded once for the module."""
+    return openalex_graph
+
+
+def openalex_id(node: dict) -> str | None:
+    return next((i["id"] for i in node["ids"] if i["source"] == "openalex"), None)
+
+
+# --- lookups -------------------------------------------------------------------------------
+
+
+def test_paper_every_id_form(client: GraphQLClient, truth: OpenAlexTruth, openalex_graph) -> None:
+    query = "query($id: String!) { paper(id: $id) { id slug title doi ids { source id } } }"
+    base = client.data(query, {"id": OA_PAPER})["paper"]
+    assert base["title"] == truth.works[OA_PAPER]["title"]
+    doi = truth.works[OA_PAPER]["doi"].removeprefix("https://doi.org/")
+    records, _, _ = openalex_graph.execute_query("MATCH (p:Paper {id: $id}) RETURN p.aliases AS aliases", id=base["id"])
+    aliases = records[0]["aliases"] or []
+    forms = [
+        f"https://openalex.org/{OA_PAPER}", doi, doi.upper(), f"doi:{doi}", f"https://doi.org/{doi}",
+        f"https://dx.doi.org/{doi.upper()}", base["id"], base["slug"], *aliases,
+    ]
+    for form in forms:
+        assert client.data(query, {"id": form})["paper"]["id"] == base["id"], form
+    arxiv = client.data(query, {"id": ARXIV_PAPER})["paper"]
+    for form in ["2108.04680", "2108.04680v2", "arXiv:2108.04680", "10.48550/arXiv.2108.04680", "MAG:3188841554"]:
+        assert client.data(query, {"id": form})["paper"]["id"] == arxiv["id"], form
+    pmid_work = next(k for k, w in truth.works.items() if (w.get("ids") or {}).get("pmid"))
+    pmid = truth.works[pmid_work]["ids"]["pmid"].rsplit("/", 1)[-1]
+    assert openalex_id(client.data(query, {"id": f"PMID:{pmid}"})["paper"]) == pmid_work
+
+
+def test_researcher_every_id_form(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    query = "query($id: String!) { researcher(id: $id) { id slug name orcid canonicalUrl } }"
+    base = client.data(query, {"id": BUTCHER})["researcher"]
+    orcid = truth.authors[BUTCHER]["orcid"]
+    assert base["orcid"] == orcid.rsplit("/", 1)[-1]
+    assert base["canonicalUrl"] == f"/researchers/{base['slug']}"
+    for form in [f"https://openalex.org/{BUTCHER}", orcid, orcid.rsplit("/", 1)[-1], base["id"], base["slug"]]:
+        assert client.data(query, {"id": form})["researcher"]["id"] == base["id"], form
+
+
+def test_institution_every_id_form_and_names(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    query = "query($id: String!) { institution(id: $id) { id slug name ror country } }"
+    base = client.data(query, {"id": BANGOR})["institution"]
+    raw = truth.institutions[BANGOR]
+    assert base["name"] == raw["display_name"] and base["ror"] == BANGOR_ROR
+    forms = [BANGOR_ROR, f"https://ror.org/{BANGOR_ROR}", f"https://openalex.org/{BANGOR}", base["id"], base["slug"],
+             "bangor university", "  BANGOR   University ", *raw["display_name_alternatives"]]
+    for form in forms:
+        assert client.data(query, {"id": form})["institution"]["id"] == base["id"], form
+    accented = next(e for e in truth.institutions.values() if e["display_name"] == "Université Paris Cité")
+    found = client.data(query, {"id": "universite paris cite"})["institution"]
+    assert found["ror"] == short(accented["ror"])
+
+
+def test_ambiguous_institution_name_lists_candidates(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    name, owners = next((n, o) for n, o in sorted(truth.name_owners().items()) if len(o) > 1 and n == fold_name("BU"))
+    body = client.post("query($id: String!) { institution(id: $id) { id } }", {"id": name.upper()})
+    assert body["data"] == {"institution": None}
+    (error,) = body["errors"]
+    assert error["extensions"] == {"code": "BAD_USER_INPUT", "argument": "id"}
+    for owner in owners:
+        assert short(truth.institutions[owner]["ror"]) in error["message"]
+
+
+# --- researcher profile --------------------------------------------------------------------
+
+PROFILE = """
+query Profile($id: String!) {
+  researcher(id: $id) {
+    id name paperCount citationCount hIndex i10Index
+    worksCount { source value }
+    authorPositions { first middle last matchedPapers }
+    fields(scheme: "field") { category { name key } count }
+    mostCitedPaper { title citedByCount ids { source id } }
+    institutions { institution { name ror } firstYear lastYear paperCount }
+    identities { source id url }
+    coauthors(first: 100) { totalCount edges { node { weight researcher { ids { source id } paperCount } } } }
+  }
+}
+"""
+
+
+def test_profile_matches_raw_json(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    r = client.data(PROFILE, {"id": BUTCHER})["researcher"]
+    expected = truth.profile(BUTCHER)
+    for key, value in expected.items():
+        assert r[key] == value, key
+    assert r["worksCount"] == [{"source": "openalex", "value": truth.authors[BUTCHER]["works_count"]}]
+    top = truth.most_cited(truth.works_of(BUTCHER))[0]
+    assert (openalex_id(r["mostCitedPaper"]), r["mostCitedPaper"]["citedByCount"]) == top
+    assert {"source": "openalex", "id": BUTCHER, "url": f"https://openalex.org/{BUTCHER}"} in r["identities"]
+    field_counts: dict[str, int] = {}
+    for w in truth.works_of(BUTCHER):
+        for f in truth.field_of_work[short(w["id"])]:
+            field_counts[f] = field_counts.get(f, 0) + 1
+    assert {f["category"]["name"]: f["count"] for f in r["fields"]} == field_counts
+    bangor = next(i for i in r["institutions"] if i["institution"]["ror"] == BANGOR_ROR)
+    stating = [w for w in truth.works_of(BUTCHER) if any(
+        short(i.get("id")) == BANGOR for a in w["authorships"] if short(a["author"]["id"]) == BUTCHER for i in a["institutions"])]
+    assert bangor["paperCount"] == len(stating)
+
+
+def test_coauthors_and_weights(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    r = client.data(PROFILE, {"id": BUTCHER})["researcher"]
+    weights = truth.coauthor_weights(BUTCHER)
+    assert weights[RITSOS] == 15
+    got = {openalex_id(e["node"]["researcher"]): e["node"]["weight"] for e in r["coauthors"]["edges"]}
+    assert r["coauthors"]["totalCount"] == len(weights)
+    assert got == weights
+    shown = [e["node"]["weight"] for e in r["coauthors"]["edges"]]
+    assert shown == sorted(shown, reverse=True)
+    ritsos = next(e["node"]["researcher"] for e in r["coauthors"]["edges"] if openalex_id(e["node"]["researcher"]) == RITSOS)
+    assert ritsos["paperCount"] == truth.profile(RITSOS)["paperCount"]
+    heavy = client.data(
+        'query($id: String!) { researcher(id: $id) { coauthors(minWeight: 5) { totalCount } } }', {"id": BUTCHER}
+    )["researcher"]["coauthors"]
+    assert heavy["totalCount"] == sum(1 for w in weights.values() if w >= 5)
+
+
+def test_papers_paging_and_sorting(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    query = """query($id: String!, $after: String, $sort: PaperSort!, $from: Int) {
+      researcher(id: $id) { papers(first: 10, after: $after, sort: $sort, yearFrom: $from) {
+        totalCount pageInfo { hasNextPage hasPreviousPage endCursor }
+        edges { cursor node { publicationDate citedByCount ids { source id } } } } } }"""
+    seen, after, pages = [], None, 0
+    while True:
+        page = client.data(query, {"id": BUTCHER, "after": after, "sort": "NEWEST"})["researcher"]["papers"]
+        assert page["totalCount"] == 28
+        assert page["pageInfo"]["hasPreviousPage"] == (pages > 0)
+        seen += page["edges"]
+        pages += 1
+        if not page["pageInfo"]["hasNextPage"]:
+            break
+        after = page["pageInfo"]["endCursor"]
+    assert pages == 3
+    assert sorted(openalex_id(e["node"]) for e in seen) == sorted(short(w["id"]) for w in truth.works_of(BUTCHER))
+    dates = [e["node"]["publicationDate"] for e in seen]
+    assert dates == sorted(dates, reverse=True)
+    cited = client.data(query, {"id": BUTCHER, "sort": "MOST_CITED"})["researcher"]["papers"]["edges"]
+    assert [e["node"]["citedByCount"] for e in cited] == [c for _, c in truth.most_cited(truth.works_of(BUTCHER))[:10]]
+    recent = client.data(query, {"id": BUTCHER, "sort": "OLDEST", "from": 2020})["researcher"]["papers"]
+    assert recent["totalCount"] == sum(1 for w in truth.works_of(BUTCHER) if w["publication_year"] >= 2020)
+
+
+# --- papers --------------------------------------------------------------------------------
+
+PAPER = """
+query($id: String!) {
+  paper(id: $id) {
+    title year publicationDate citedByCount abstract type language isAuthorsTruncated referencedWorksCount
+    citedByCountSources { source value }
+    authors { position rank rawName researcher { name ids { source id } } affiliations { name ror } }
+    categories { primary score category { key name scheme } }
+    citedBy(first: 100) { totalCount edges { node { ids { source id } } } }
+    references(first: 100) { totalCount edges { node { ids { source id } } } }
+  }
+}
+"""
+
+
+def test_paper_page_matches_raw_json(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    for work_id in (OA_PAPER, "W3000695681", "W3045921891"):
+        raw = truth.works[work_id]
+        p = client.data(PAPER, {"id": work_id})["paper"]
+        assert (p["title"], p["year"], p["publicationDate"], p["citedByCount"]) == (
+            raw["title"], raw["publication_year"], raw["publication_date"], raw["cited_by_count"])
+        assert p["citedByCountSources"] == [{"source": "openalex", "value": raw["cited_by_count"]}]
+        assert p["abstract"] == abstract_of(raw.get("abstract_inverted_index"))
+        assert p["referencedWorksCount"] == raw["referenced_works_count"]
+        assert [(a["position"], a["rank"], openalex_id(a["researcher"])) for a in p["authors"]] == [
+            (a["author_position"], k, short(a["author"]["id"])) for k, a in enumerate(raw["authorships"])]
+        for got, want in zip(p["authors"], raw["authorships"], strict=True):
+            assert sorted(i["ror"] for i in got["affiliations"]) == sorted(short(i["ror"]) for i in want["institutions"])
+        primary = [c["category"]["key"] for c in p["categories"] if c["primary"]]
+        assert f"topic:{short(raw['primary_topic']['id'])}" in primary
+        assert {c["category"]["key"] for c in p["categories"] if c["category"]["scheme"] == "topic"} == {
+            f"topic:{short(t['id'])}" for t in raw["topics"]}
+        assert {openalex_id(e["node"]) for e in p["citedBy"]["edges"]} == truth.cited_by(work_id)
+        assert p["citedBy"]["totalCount"] == len(truth.cited_by(work_id))
+        assert {openalex_id(e["node"]) for e in p["references"]["edges"]} == truth.references(work_id)
+
+
+# --- institutions --------------------------------------------------------------------------
+
+ROSTER = """
+query($id: String!, $children: Boolean!, $from: Int) {
+  institution(id: $id) {
+    name parent { name } children { ids { source id } }
+    roster(first: 100, includeChildren: $children, yearFrom: $from) { totalCount
+      edges { node { paperCount firstYear lastYear researcher { ids { source id } } } } }
+    mostCited(first: 3) { citedByCount ids { source id } }
+    collaborators(first: 5) { totalCount edges { node { weight researchers institution { name } } } }
+  }
+}
+"""
+
+
+def test_roster_matches_raw_json(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    i = client.data(ROSTER, {"id": BANGOR, "children": False})["institution"]
+    expected = truth.roster(BANGOR)
+    got = {openalex_id(e["node"]["researcher"]): e["node"]["paperCount"] for e in i["roster"]["edges"]}
+    assert i["roster"]["totalCount"] == len(expected)
+    assert got == expected
+    counts = [e["node"]["paperCount"] for e in i["roster"]["edges"]]
+    assert counts == sorted(counts, reverse=True)
+    top = [(openalex_id(p), p["citedByCount"]) for p in i["mostCited"]]
+    assert top == truth.most_cited(truth.works_at(BANGOR))[:3]
+    assert i["collaborators"]["totalCount"] > 0
+    weights = [e["node"]["weight"] for e in i["collaborators"]["edges"]]
+    assert weights == sorted(weights, reverse=True) and all(w > 0 for w in weights)
+
+
+def test_roster_year_window(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    i = client.data(ROSTER, {"id": BANGOR, "children": False, "from": 2024})["institution"]
+    counts = {}
+    for w in truth.works_at(BANGOR):
+        if w["publication_year"] < 2024:
+            continue
+        for a in w["authorships"]:
+            if any(short(x.get("id")) == BANGOR for x in a["institutions"]):
+                counts[short(a["author"]["id"])] = counts.get(short(a["author"]["id"]), 0) + 1
+    got = {openalex_id(e["node"]["researcher"]): e["node"]["paperCount"] for e in i["roster"]["edges"]}
+    assert {k: v for k, v in got.items() if v} == counts
+    assert all(e["node"]["lastYear"] is None or e["node"]["lastYear"] >= 2024 for e in i["roster"]["edges"])
+
+
+def test_hierarchy_and_include_children(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    parent = "I1325736334"  # has a child that has a child of its own (PART_OF twice)
+    children = truth.children(parent)
+    assert children
+    i = client.data(ROSTER, {"id": parent, "children": False})["institution"]
+    assert children <= {openalex_id(c) for c in i["children"]}
+    child = client.data(ROSTER, {"id": sorted(children)[0], "children": False})["institution"]
+    assert child["parent"] is not None
+    rolled = client.data(ROSTER, {"id": parent, "children": True})["institution"]
+    own = set(truth.roster(parent))
+    family = own.union(*(truth.roster(c) for c in truth.descendants(parent)))
+    assert len(family) > len(own)
+    assert rolled["roster"]["totalCount"] == len(family)
+    assert {openalex_id(e["node"]["researcher"]) for e in rolled["roster"]["edges"]} == family
+
+
+# --- collections ---------------------------------------------------------------------------
+
+MOST_CITED = """
+query($category: String, $from: Int, $to: Int, $institution: String, $researcher: String, $after: String) {
+  mostCited(category: $category, yearFrom: $from, yearTo: $to, institution: $institution, researcher: $researcher,
+            first: 5, after: $after) {
+    totalCount pageInfo { endCursor } edges { node { citedByCount year ids { source id } } } } }
+"""
+
+
+def ranked(conn: dict) -> list[tuple[str, int]]:
+    return [(openalex_id(e["node"]), e["node"]["citedByCount"]) for e in conn["edges"]]
+
+
+def test_most_cited_matches_raw_json(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    top = client.data(MOST_CITED)["mostCited"]
+    assert top["totalCount"] == len(truth.works)
+    assert ranked(top) == truth.most_cited()[:5]
+    second = client.data(MOST_CITED, {"after": top["pageInfo"]["endCursor"]})["mostCited"]
+    assert ranked(second) == truth.most_cited()[5:10]
+    cs = [w for k, w in truth.works.items() if "Computer Science" in truth.field_of_work[k]]
+    by_field = client.data(MOST_CITED, {"category": "field:17"})["mostCited"]
+    assert by_field["totalCount"] == len(cs) and ranked(by_field) == truth.most_cited(cs)[:5]
+    window = [w for w in truth.works.values() if 2018 <= w["publication_year"] <= 2020]
+    assert ranked(client.data(MOST_CITED, {"from": 2018, "to": 2020})["mostCited"]) == truth.most_cited(window)[:5]
+    at_bangor = client.data(MOST_CITED, {"institution": "Bangor University"})["mostCited"]
+    assert ranked(at_bangor) == truth.most_cited(truth.works_at(BANGOR))[:5]
+    by_butcher = client.data(MOST_CITED, {"researcher": BUTCHER})["mostCited"]
+    assert ranked(by_butcher) == truth.most_cited(truth.works_of(BUTCHER))[:5]
+
+
+def test_papers_with_filter(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    query = """query($f: PaperFilterInput) { papers(filter: $f, sort: OLDEST, first: 100) {
+      totalCount edges { node { year citedByCount ids { source id } } } } }"""
+    f = {"researcher": BUTCHER, "yearFrom": 2015, "minCitations": 10}
+    got = client.data(query, {"f": f})["papers"]
+    want = [w for w in truth.works_of(BUTCHER) if w["publication_year"] >= 2015 and w["cited_by_count"] >= 10]
+    assert got["totalCount"] == len(want)
+    assert {openalex_id(e["node"]) for e in got["edges"]} == {short(w["id"]) for w in want}
+    years = [e["node"]["year"] for e in got["edges"]]
+    assert years == sorted(years)
+
+
+def test_search_and_autocomplete(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    query = """query($q: String!, $types: [SearchType!]) { search(query: $q, types: $types, first: 50) {
+      totalCount edges { node { kind score node { __typename ... on Paper { title ids { source id } }
+      ... on Researcher { name ids { source id } } ... on Institution { name } } } } } }"""
+    papers = client.data(query, {"q": "visualisation", "types": ["PAPER"]})["search"]
+    expected = truth.text_matches("visualisation")
+    assert papers["totalCount"] == len(expected)
+    assert {openalex_id(e["node"]["node"]) for e in papers["edges"]} == expected
+    scores = [e["node"]["score"] for e in papers["edges"]]
+    assert scores == sorted(scores, reverse=True) and all(s > 0 for s in scores)
+    people = client.data(query, {"q": "Butcher", "types": ["RESEARCHER"]})["search"]["edges"]
+    assert BUTCHER in {openalex_id(e["node"]["node"]) for e in people}
+    assert all("butcher" in e["node"]["node"]["name"].lower() for e in people)
+    mixed = client.data(query, {"q": "Bangor"})["search"]["edges"]
+    assert {"Institution", "Researcher"} & {e["node"]["node"]["__typename"] for e in mixed}
+    assert any(e["node"]["node"].get("name") == "Bangor University" for e in mixed)
+    hostile = client.data(query, {"q": 'GloVe: "Global Vectors" (for) AND word~ representation*'})["search"]
+    assert hostile["totalCount"] == 1
+    complete = client.data('{ autocomplete(prefix: "peter butch", first: 3) { kind id label } }')["autocomplete"]
+    assert complete[0]["kind"] == "RESEARCHER" and complete[0]["label"] == "Peter Butcher"
+
+
+# --- batching ------------------------------------------------------------------------------
+
+PAGE = """
+query($first: Int!) {
+  mostCited(first: $first) { edges { node { id title
+    authors { position researcher { id name paperCount hIndex } affiliations { name parent { name } } }
+    categories { primary category { key name } } } } }
+}
+"""
+
+
+def test_page_query_count_is_independent_of_page_size(client: GraphQLClient) -> None:
+    counts = {}
+    for first in (6, 12, 24):
+        data = client.data(PAGE, {"first": first})
+        assert len(data["mostCited"]["edges"]) == first
+        assert sum(len(e["node"]["authors"]) for e in data["mostCited"]["edges"]) > first
+        counts[first] = client.cypher_queries
+    # page, authorships, categories, researcher metrics, institutions, parents
+    assert counts == {6: 6, 12: 6, 24: 6}
