@@ -1,14 +1,20 @@
 """The API over HTTP on the shared OpenAlex data, every answer checked against the raw JSON.
 
 One module (one load of the shared data): lookups in every id form, the researcher profile,
-papers, institutions, rankings, search, paging, the DataLoader query bound and a real gql client.
+papers, institutions, rankings, search, paging, the DataLoader query bound, and the gql client
+running demo/EXAMPLES.md.
 """
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from gql import Client, gql
+from gql.transport.httpx import HTTPXTransport
 
 from graph.lookup_ids import fold_name
+from graph.settings import PROJECT_ROOT
 from tests.api.conftest import GraphQLClient
 from tests.api.openalex_truth import OpenAlexTruth, abstract_of, short
 from tests.conftest import shared_path
@@ -357,3 +363,43 @@ def test_page_query_count_is_independent_of_page_size(client: GraphQLClient) -> 
         counts[first] = client.cypher_queries
     # page, authorships, categories, researcher metrics, institutions, parents
     assert counts == {6: 6, 12: 6, 24: 6}
+
+
+# --- a real client: gql with schema introspection runs demo/EXAMPLES.md ---------------------
+
+EXAMPLES = PROJECT_ROOT / "demo" / "EXAMPLES.md"
+
+
+def example_queries() -> dict[str, str]:
+    """`{operation name: query}` for every ```graphql block of demo/EXAMPLES.md."""
+    blocks = re.findall(r"```graphql\n(.*?)```", EXAMPLES.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return {re.search(r"query (\w+)", b).group(1): b for b in blocks}
+
+
+def test_examples_run_with_gql_client(live_server, truth: OpenAlexTruth) -> None:
+    examples = example_queries()
+    assert set(examples) == {"ResearcherProfile", "PaperPage", "InstitutionRoster", "MostCited", "Search"}
+    transport = HTTPXTransport(url=live_server.url, timeout=60)
+    with Client(transport=transport, fetch_schema_from_transport=True) as session:
+        results = {name: session.execute(gql(text)) for name, text in examples.items()}
+        assert session.client.schema.query_type.fields["researcher"].description
+    profile = results["ResearcherProfile"]["researcher"]
+    assert {k: profile[k] for k in ("paperCount", "hIndex")} == {
+        k: truth.profile(BUTCHER)[k] for k in ("paperCount", "hIndex")}
+    assert len(profile["papers"]["edges"]) == 5 and profile["papers"]["pageInfo"]["hasNextPage"]
+    top = profile["coauthors"]["edges"][0]["node"]
+    assert (top["researcher"]["name"], top["weight"]) == ("Panagiotis D. Ritsos", truth.coauthor_weights(BUTCHER)[RITSOS])
+    paper = results["PaperPage"]["paper"]
+    assert paper["title"] == truth.works["W3000695681"]["title"]
+    assert [a["position"] for a in paper["authors"]] == [a["author_position"] for a in truth.works["W3000695681"]["authorships"]]
+    assert sum(c["primary"] for c in paper["categories"]) == 1
+    assert paper["citedBy"]["totalCount"] == len(truth.cited_by("W3000695681"))
+    roster = results["InstitutionRoster"]["institution"]["roster"]
+    assert roster["totalCount"] == len(truth.roster(BANGOR)) and len(roster["edges"]) == 10
+    cs = [w for k, w in truth.works.items() if "Computer Science" in truth.field_of_work[k]]
+    assert [e["node"]["citedByCount"] for e in results["MostCited"]["mostCited"]["edges"]] == [
+        c for _, c in truth.most_cited(cs)[:5]]
+    hits = results["Search"]["search"]["edges"]
+    assert hits and hits[0]["node"]["node"]["__typename"] == "Paper"
+    assert "immersive" in hits[0]["node"]["node"]["title"].lower()
+    assert results["Search"]["autocomplete"][0]["label"] == "Peter Butcher"
