@@ -137,7 +137,7 @@ def emit(result: ReadResult, fmt: str) -> None:
 
 def fail(exc: WeftError) -> typer.Exit:
     """Print an expected failure in one clear block and exit non-zero (2 for bad input)."""
-    console.print(f"[bold red]error[/] ({exc.code}): {exc}")
+    console.print(f"[bold red]error[/] ({exc.code}): {exc}", soft_wrap=True)
     return typer.Exit(code=2 if exc.code == "BAD_USER_INPUT" else 1)
 
 
