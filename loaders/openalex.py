@@ -51,7 +51,18 @@ def build_rows(record: Any) -> RecordRows:
         raise RejectedRecord(f"not an OpenAlex work, author or institution ({_shape(record)})")
     if not isinstance(record.get("id"), str) or normalize_openalex(record["id"]) is None:
         raise RejectedRecord(f"OpenAlex {which} without a valid id ({record.get('id')!r})")
+    for name in _LIST_FIELDS[which]:
+        if record.get(name) is not None and not isinstance(record[name], list):
+            raise RejectedRecord(f"OpenAlex {which} field {name!r} is {type(record[name]).__name__}, expected a list")
     return {"work": work_rows, "author": author_rows, "institution": institution_rows}[which](record)
+
+
+# Fields whose wrong type makes a record unusable (they carry its relationships).
+_LIST_FIELDS = {
+    "work": ("authorships", "referenced_works", "topics", "concepts"),
+    "author": ("affiliations", "display_name_alternatives"),
+    "institution": ("associated_institutions", "display_name_alternatives"),
+}
 
 
 def _shape(record: Any) -> str:
@@ -266,14 +277,13 @@ def work_rows(record: dict) -> RecordRows:
 
 
 def _authorship_rows(rows: RecordRows, paper: NodeRow, authorships: list[dict], updated: str) -> None:
+    """One AUTHORED per author; an author listed twice keeps the first slot and every institution."""
     institutions: dict[str, NodeRow] = {}
-    seen_authors: set[str] = set()
+    authored: dict[str, RelRow] = {}
     for rank, authorship in enumerate(authorships):
         author = _dict(authorship.get("author"))
-        keys = _researcher_keys(author)
+        keys = _researcher_keys(author) or {"scoped_key": scoped_researcher_key(paper.key, rank)}
         raw_name = authorship.get("raw_author_name") or author.get("display_name")
-        if not keys:
-            keys = {"scoped_key": scoped_researcher_key(paper.key, rank)}
         researcher = NodeRow(
             "Researcher",
             keys,
@@ -283,25 +293,24 @@ def _authorship_rows(rows: RecordRows, paper: NodeRow, authorships: list[dict], 
             level=MENTION,
             updated=updated,
         )
-        if researcher.key in seen_authors:
-            continue  # the same author listed twice on one work: keep the first slot
-        seen_authors.add(researcher.key)
-        inst_keys: list[str] = []
+        rel = authored.get(researcher.key)
+        if rel is None:
+            rows.nodes.append(researcher)
+            rel = authored[researcher.key] = RelRow("AUTHORED", researcher.key, paper.key, {
+                "position": authorship.get("author_position"),
+                "rank": rank,
+                "raw_name": clean_whitespace(raw_name) if isinstance(raw_name, str) else None,
+                "is_corresponding": bool(authorship.get("is_corresponding")),
+                "institution_keys": [],
+            })
+            rows.rels.append(rel)
         for inst in _list(authorship.get("institutions")):
             row = institution_mention(_dict(inst), updated)
             if row is None:
                 continue
             institutions.setdefault(row.key, row)
-            if row.key not in inst_keys:
-                inst_keys.append(row.key)
-        rows.nodes.append(researcher)
-        rows.rels.append(RelRow("AUTHORED", researcher.key, paper.key, {
-            "position": authorship.get("author_position"),
-            "rank": rank,
-            "raw_name": clean_whitespace(raw_name) if isinstance(raw_name, str) else None,
-            "is_corresponding": bool(authorship.get("is_corresponding")),
-            "institution_keys": inst_keys,
-        }))
+            if row.key not in rel.props["institution_keys"]:
+                rel.props["institution_keys"].append(row.key)
     rows.nodes.extend(institutions.values())
 
 

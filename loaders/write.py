@@ -197,19 +197,13 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
                 key_to_id[(label, key)] = group.final_id
             for r in group.rows:
                 key_to_id[(label, r.key)] = group.final_id
-            best_by_source: dict[str, _Row] = {}
             for r in group.rows:
                 groups_of[(r.record, r.index)] = group
-                cur = best_by_source.get(r.node.source)
-                if cur is None or r.source_rank > cur.source_rank:
-                    best_by_source[r.node.source] = r
             first = min(group.rows, key=lambda r: (r.record, r.index))
             for r in group.rows:
                 if group.existed or r is not first:
                     existed_rows.add((r.record, r.index))
-            for r in best_by_source.values():
-                if won.get((r.record, r.index)):
-                    effective.add((r.record, r.index))
+            effective |= {handle for handle, applied in won.items() if applied}
     row_ids = {handle: group.final_id for handle, group in groups_of.items()}
     touched_researchers |= _write_rels(tx, records, key_to_id, effective, row_ids)
     papers = {key_to_id[("Paper", r.key)] for r in by_label["Paper"]}
@@ -339,48 +333,48 @@ def _resolve(tx: ManagedTransaction, label: str, groups: list[_Group], warnings:
 
 
 def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tuple[int, int], bool]:
-    """Upsert every row (identical rows once); returns {(record, index): won}."""
+    """Upsert one row per node and source (its newest row; the others only fill gaps).
+
+    Returns {(record, index): won} for the rows sent (each group's newest row per source).
+    """
     params: list[dict[str, Any]] = []
     handles: list[tuple[int, int]] = []
-    seen: dict[tuple[str, str, str], int] = {}
-    alias_ids = {}
     for group in groups:
-        alias_ids[group.final_id] = aliases(label, group.keys)
-        for r in sorted(group.rows, key=lambda r: r.record_rank):
-            node = r.node
-            dedupe = (group.final_id, node.source, r.record_rank)
-            if dedupe in seen:
-                handles.append((r.record, r.index))
-                continue
-            props = {k: v for k, v in node.props.items() if v is not None and k != "alt_names"}
-            alt = node.props.get("alt_names")
-            alt_names = None
-            if label in ("Researcher", "Institution"):
-                alt_names = sorted({*(alt or []), *([props["name"]] if props.get("name") else [])})
-            seen[dedupe] = len(params)
-            handles.append((r.record, r.index))
+        alias_ids = aliases(label, group.keys)
+        by_source: dict[str, list[_Row]] = {}
+        for r in group.rows:
+            by_source.setdefault(r.node.source, []).append(r)
+        for source, rows in sorted(by_source.items()):
+            rows.sort(key=lambda r: r.record_rank, reverse=True)
+            leader = rows[0].node
+            props = {k: v for k, v in leader.props.items() if v is not None and k != "alt_names"}
+            fill: dict[str, Any] = {}
+            names: set[str] = set()
+            for r in rows:
+                for k, v in r.node.props.items():
+                    if k == "alt_names":
+                        names.update(v or [])
+                    elif v is not None and k not in props and k not in fill:
+                        fill[k] = v
+                if label in ("Researcher", "Institution") and r.node.props.get("name"):
+                    names.add(r.node.props["name"])
+            handles.append((rows[0].record, rows[0].index))
             params.append({
                 "i": len(params),
                 "id": group.final_id,
                 "keys": group.keys,
-                "aliases": alias_ids[group.final_id],
+                "aliases": alias_ids,
                 "props": props,
-                "source_props": {k: v for k, v in node.source_props.items() if v is not None},
-                "alt_names": alt_names,
-                "record_rank": r.record_rank,
-                "source_rank": r.source_rank,
-                "rank_property": f"{node.source}_rank",
-                "loaded_property": f"{node.source}_loaded_at",
+                "fill": fill,
+                "source_props": {k: v for k, v in leader.source_props.items() if v is not None},
+                "alt_names": sorted(names) if label in ("Researcher", "Institution") else None,
+                "record_rank": rows[0].record_rank,
+                "source_rank": rows[0].source_rank,
+                "rank_property": f"{source}_rank",
+                "loaded_property": f"{source}_loaded_at",
             })
-    won_by_param = {rec["i"]: rec["won"] for rec in tx.run(_UPSERT[label], rows=params)}
-    result: dict[tuple[int, int], bool] = {}
-    row_param: dict[tuple[int, int], int] = {}
-    for group in groups:
-        for r in group.rows:
-            row_param[(r.record, r.index)] = seen[(group.final_id, r.node.source, r.record_rank)]
-    for handle in handles:
-        result[handle] = bool(won_by_param.get(row_param[handle]))
-    return result
+    won = {rec["i"]: rec["won"] for rec in tx.run(_UPSERT[label], rows=params)}
+    return {handle: bool(won.get(i)) for i, handle in enumerate(handles)}
 
 
 def _write_rels(
@@ -391,15 +385,14 @@ def _write_rels(
     row_ids: dict[tuple[int, int], str],
 ) -> set[str]:
     """Release what winning rows owned, then write every applicable relationship row."""
-    owners: dict[str, list[dict[str, str]]] = {}
+    owners: dict[tuple[str, str, str], list[str]] = {}  # (type, owner id, source) -> other ends kept
     rows: dict[str, dict[tuple[str, str, str], dict[str, Any]]] = {}
     refs: dict[str, dict[str, str]] = {}
     for ri, record in enumerate(records):
         for ni, node in enumerate(record.nodes):
             if (ri, ni) in effective:
                 for rel_type in node.owns:
-                    owners.setdefault(rel_type, []).append(
-                        {"id": row_ids[(ri, ni)], "source": node.source})
+                    owners.setdefault((rel_type, row_ids[(ri, ni)], node.source), [])
         for rel in record.rels:
             if rel.owner is not None and (ri, rel.owner) not in effective:
                 continue
@@ -412,6 +405,11 @@ def _write_rels(
                 refs[end] = {prop: value}
             else:
                 end = key_to_id[(end_label, rel.end)]
+            if rel.owner is not None:
+                other = start if rel.type == "AUTHORED" else end
+                owned = owners.get((rel.type, row_ids[(ri, rel.owner)], source))
+                if owned is not None:
+                    owned.append(other)
             props = dict(rel.props)
             if "institution_keys" in props:
                 props["institution_ids"] = [key_to_id[("Institution", k)] for k in props.pop("institution_keys")]
@@ -420,13 +418,16 @@ def _write_rels(
                 "props": {k: v for k, v in props.items() if v is not None},
             })
     touched: set[str] = set()
-    for rel_type, owner_rows in owners.items():
-        unique = [dict(t) for t in {tuple(sorted(o.items())) for o in owner_rows}]
-        for rec in tx.run(_RELEASE[rel_type], owners=unique):
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for (rel_type, owner_id, source), keep in owners.items():
+        by_type.setdefault(rel_type, []).append({"id": owner_id, "source": source, "keep": keep})
+    for rel_type, owner_rows in by_type.items():
+        for rec in tx.run(_RELEASE[rel_type], owners=owner_rows):
             if "researcher" in rec.keys():
                 touched.add(rec["researcher"])
     if refs:
         tx.run(load_nodes.UPSERT_REFS, refs=[{"key": k, "keys": v} for k, v in refs.items()]).consume()
     for rel_type, by_ends in rows.items():
-        tx.run(_WRITE_REL[rel_type], rows=list(by_ends.values()), priority=SOURCE_PRIORITY).consume()
+        tx.run(_WRITE_REL[rel_type], rows=list(by_ends.values()), priority=SOURCE_PRIORITY,
+               sources=sorted(SOURCE_PRIORITY)).consume()
     return touched

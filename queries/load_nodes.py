@@ -155,20 +155,24 @@ SET r.institution_ids = COLLECT { UNWIND r.institution_ids AS x
 """
 
 # --- upsert -----------------------------------------------------------------------------------
-# $rows = [{i, id, keys, aliases, props, source_props, alt_names, record_rank, source_rank,
-# rank_property, loaded_property}]. Keys and aliases always; this source's own values when the row
-# is the newest of its source; shared props when it outranks the node (else only gaps are filled).
+# $rows = [{i, id, keys, aliases, props, fill, source_props, alt_names, record_rank, source_rank,
+# rank_property, loaded_property}], one per node and source. Keys and aliases always; this source's
+# own values when the row is the newest of its source; shared `props` when it outranks the node
+# (else they only fill gaps); `fill` (lower-ranked rows' values) only ever fills gaps.
 # Returns {i, won}: won = the row is (now) the newest of its source, so its owned edges apply.
 
 _UPSERT_BODY: LiteralString = """
 WITH n, row, n[row.rank_property] AS old_source_rank, n.record_rank AS old_rank
-SET n += row.keys, n.aliases = row.aliases, n[row.loaded_property] = datetime()
-WITH n, row, old_rank, (old_source_rank IS NULL OR row.source_rank >= old_source_rank) AS won
-FOREACH (_ IN CASE WHEN won THEN [1] ELSE [] END |
-  SET n += row.source_props, n[row.rank_property] = row.source_rank)
-WITH n, row, won, (old_rank IS NULL OR row.record_rank >= old_rank) AS leads
-FOREACH (_ IN CASE WHEN leads THEN [1] ELSE [] END | SET n += row.props, n.record_rank = row.record_rank)
-FOREACH (k IN CASE WHEN leads THEN [] ELSE keys(row.props) END | SET n[k] = coalesce(n[k], row.props[k]))
+WITH n, row, old_source_rank IS NULL OR row.source_rank >= old_source_rank AS won,
+     old_rank IS NULL OR row.record_rank >= old_rank AS leads
+SET n += row.keys, n.aliases = row.aliases, n[row.loaded_property] = datetime(),
+    n += CASE WHEN won THEN row.source_props ELSE {} END,
+    n[row.rank_property] = CASE WHEN won THEN row.source_rank ELSE n[row.rank_property] END,
+    n += CASE WHEN leads THEN row.props ELSE {} END,
+    n.record_rank = CASE WHEN leads THEN row.record_rank ELSE n.record_rank END
+WITH n, row, won, CASE WHEN leads THEN {} ELSE row.props END AS gaps
+FOREACH (k IN [k IN keys(gaps) WHERE n[k] IS NULL] | SET n[k] = gaps[k])
+FOREACH (k IN [k IN keys(row.fill) WHERE n[k] IS NULL] | SET n[k] = row.fill[k])
 FOREACH (_ IN CASE WHEN row.alt_names IS NULL THEN [] ELSE [1] END |
   SET n.alt_names = COLLECT { UNWIND coalesce(n.alt_names, []) + row.alt_names AS x RETURN DISTINCT x ORDER BY x })
 """

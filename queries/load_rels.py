@@ -7,11 +7,13 @@ sources that state it); its properties come from the highest-priority source (`$
 from typing import LiteralString
 
 # Properties and sources of a relationship `r` just MERGEd for `row` (shared tail of the upserts).
+# `$sources` is the fixed list of source names, so `sources` keeps one order whatever the load order.
 _SET_FROM_SOURCE: LiteralString = """
-WITH r, row, coalesce(r.sources, []) AS srcs
-FOREACH (_ IN CASE WHEN r.source IS NULL OR $priority[row.source] >= $priority[r.source] THEN [1] ELSE [] END |
-  SET r += row.props, r.source = row.source)
-SET r.sources = COLLECT { UNWIND srcs + [row.source] AS x RETURN DISTINCT x ORDER BY x }
+WITH r, row, r.source IS NULL OR $priority[row.source] >= $priority[r.source] AS leads,
+     coalesce(r.sources, []) AS srcs
+SET r += CASE WHEN leads THEN row.props ELSE {} END,
+    r.source = CASE WHEN leads THEN row.source ELSE r.source END,
+    r.sources = [x IN $sources WHERE x IN srcs OR x = row.source]
 """
 
 # $rows = [{start, end, source, props}]; each returns nothing.
@@ -52,9 +54,10 @@ MATCH (a:Researcher {id: row.start}), (i:Institution {id: row.end})
 MERGE (a)-[r:LISTED_AFFILIATION]->(i)
 """ + _SET_FROM_SOURCE
 
-# --- replacing what a newer record of a source says: $owners = [{id, source}] ------------------
-# Each drops `source` from the owner's edges of one type, deletes edges no source states any more,
-# and returns {researcher} ids whose derived edges must be recomputed (AUTHORED, LISTED_AFFILIATION).
+# --- replacing what a newer record of a source says: $owners = [{id, source, keep}] ------------
+# Each drops `source` from the owner's edges of one type whose other end is not in `keep` (ids, or
+# Ref keys), deletes edges no source states any more, and returns {researcher} ids whose derived
+# edges must be recomputed (AUTHORED, LISTED_AFFILIATION) or {released} counts.
 
 _DROP_SOURCE: LiteralString = """
 SET r.sources = [x IN coalesce(r.sources, []) WHERE x <> o.source]
@@ -64,25 +67,30 @@ FOREACH (_ IN CASE WHEN orphan THEN [1] ELSE [] END | DELETE r)
 
 RELEASE_AUTHORED: LiteralString = """
 UNWIND $owners AS o
-MATCH (:Paper {id: o.id})<-[r:AUTHORED]-(other:Researcher) WHERE o.source IN r.sources
+MATCH (:Paper {id: o.id})<-[r:AUTHORED]-(other:Researcher)
+WHERE o.source IN r.sources AND NOT other.id IN o.keep
 """ + _DROP_SOURCE + "RETURN DISTINCT other.id AS researcher"
 
 RELEASE_IN_CATEGORY: LiteralString = """
 UNWIND $owners AS o
-MATCH (:Paper {id: o.id})-[r:IN_CATEGORY]->(other:Category) WHERE o.source IN r.sources
+MATCH (:Paper {id: o.id})-[r:IN_CATEGORY]->(other:Category)
+WHERE o.source IN r.sources AND NOT other.id IN o.keep
 """ + _DROP_SOURCE + "RETURN count(*) AS released"
 
 RELEASE_REFERENCES: LiteralString = """
 UNWIND $owners AS o
-MATCH (:Paper {id: o.id})-[r:REFERENCES]->(other:Ref) WHERE o.source IN r.sources
+MATCH (:Paper {id: o.id})-[r:REFERENCES]->(other:Ref)
+WHERE o.source IN r.sources AND NOT other.key IN o.keep
 """ + _DROP_SOURCE + "RETURN count(*) AS released"
 
 RELEASE_LISTED_AFFILIATION: LiteralString = """
 UNWIND $owners AS o
-MATCH (other:Researcher {id: o.id})-[r:LISTED_AFFILIATION]->(:Institution) WHERE o.source IN r.sources
+MATCH (other:Researcher {id: o.id})-[r:LISTED_AFFILIATION]->(i:Institution)
+WHERE o.source IN r.sources AND NOT i.id IN o.keep
 """ + _DROP_SOURCE + "RETURN DISTINCT other.id AS researcher"
 
 RELEASE_INSTITUTION_PART_OF: LiteralString = """
 UNWIND $owners AS o
-MATCH (:Institution {id: o.id})-[r:PART_OF]->(other:Institution) WHERE o.source IN r.sources
+MATCH (:Institution {id: o.id})-[r:PART_OF]->(other:Institution)
+WHERE o.source IN r.sources AND NOT other.id IN o.keep
 """ + _DROP_SOURCE + "RETURN count(*) AS released"
