@@ -82,6 +82,14 @@ class Researcher:
     def is_person(self) -> bool:
         return self.props.get("is_person") is not False
 
+    @strawberry.field(description="Weighted PageRank over the whole co-authorship graph, stored by `weft analytics`; null before it runs.")
+    def page_rank(self) -> float | None:
+        return self.props.get("page_rank")
+
+    @strawberry.field(description="Louvain community over the whole co-authorship graph (seeded), stored by `weft analytics`; null before it runs.")
+    def community(self) -> int | None:
+        return self.props.get("community")
+
     @strawberry.field(description="Each source's id for this researcher.")
     def ids(self) -> list[Identity]:
         return self.identities()
