@@ -4,8 +4,9 @@
 
 * `accepts(record) -> bool`: whether a raw record is this source's (files whose first record is not
   accepted are refused before anything is written);
-* `build_rows(record) -> loaders.rows.RecordRows`: pure; raise `loaders.rows.RejectedRecord` for a
-  record it cannot use (reported with file and line, the load goes on).
+* `build_rows(record) -> loaders.rows.RecordRows | None`: pure; None for a record that writes nothing
+  (counted as read only); raise `loaders.rows.RejectedRecord` for a record it cannot use (reported
+  with file and line, the load goes on).
 
 and being listed in SOURCE_MODULES. With `source="auto"` the source of each file comes from
 `loaders.detect.detect_source(path, first_record)` when that module exists, else from the first

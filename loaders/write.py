@@ -18,6 +18,7 @@ from typing import Any
 
 from graph.driver import translated_errors
 from graph.ids import aliases, canonical_keys, key_property, node_id
+from loaders.names import names_compatible
 from loaders.rows import REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
 from neo4j import Driver, ManagedTransaction
 from queries import derive, load_nodes, load_rels
@@ -61,6 +62,7 @@ _RELEASE = {
     "LISTED_AFFILIATION": load_rels.RELEASE_LISTED_AFFILIATION,
 }
 DERIVE_CHUNK = 500
+SAME_NAME_BUCKET_LIMIT = 200
 
 
 def check_record(rows: RecordRows) -> None:
@@ -158,8 +160,61 @@ class GraphWriter:
                     s.execute_write(_run_all, statements, chunk)
                     if progress:
                         progress(name, min(start + DERIVE_CHUNK, len(ids)), len(ids))
+            self._same_names(s, progress)
             version = s.execute_write(_bump)
         return version
+
+    def _same_names(self, session: Any, progress: Callable[[str, int, int], None] | None) -> None:
+        """Recompute SAME_NAME_AS in every same-name bucket a touched researcher is in."""
+        touched = sorted(self.touched_researchers)
+        keys: set[str] = set()
+        for start in range(0, len(touched), DERIVE_CHUNK):
+            chunk = touched[start : start + DERIVE_CHUNK]
+            session.execute_write(_run_all, (derive.CLEAR_SAME_NAME,), chunk)  # a changed name leaves its bucket
+            keys |= set(session.execute_read(_column, derive.TOUCHED_NAME_KEYS, "name_key", chunk))
+        ordered = sorted(keys)
+        for start in range(0, len(ordered), DERIVE_CHUNK):
+            chunk = ordered[start : start + DERIVE_CHUNK]
+            members = session.execute_read(_records, derive.NAME_BUCKETS, keys=chunk)
+            session.execute_write(_same_name_tx, sorted({m["id"] for m in members}), same_name_pairs(members))
+            if progress:
+                progress("same-name candidates", min(start + DERIVE_CHUNK, len(ordered)), len(ordered))
+
+
+def same_name_pairs(members: list[dict[str, Any]], bucket_limit: int = SAME_NAME_BUCKET_LIMIT) -> list[dict[str, str]]:
+    """Pairs {a, b} (a < b) of people in one name_key bucket whose names are compatible.
+
+    Non-person records (`is_person` false) are never candidates; a bucket larger than
+    `bucket_limit` ("Wang Y" in a full dump) is skipped rather than linked all-to-all.
+    """
+    buckets: dict[str, list[dict[str, Any]]] = {}
+    for m in members:
+        if m["is_person"] and m["name"]:
+            buckets.setdefault(m["name_key"], []).append(m)
+    pairs = []
+    for people in buckets.values():
+        if len(people) > bucket_limit:
+            continue
+        people.sort(key=lambda m: m["id"])
+        for i, a in enumerate(people):
+            for b in people[i + 1 :]:
+                if names_compatible(a["name"], b["name"]):
+                    pairs.append({"a": a["id"], "b": b["id"]})
+    return pairs
+
+
+def _column(tx: ManagedTransaction, query: str, column: str, ids: list[str]) -> list[Any]:
+    return [rec[column] for rec in tx.run(query, ids=ids)]
+
+
+def _records(tx: ManagedTransaction, query: str, **params: Any) -> list[dict[str, Any]]:
+    return [rec.data() for rec in tx.run(query, **params)]
+
+
+def _same_name_tx(tx: ManagedTransaction, ids: list[str], pairs: list[dict[str, str]]) -> None:
+    tx.run(derive.CLEAR_SAME_NAME, ids=ids).consume()
+    for start in range(0, len(pairs), 5000):
+        tx.run(derive.BUILD_SAME_NAME, pairs=pairs[start : start + 5000]).consume()
 
 
 def _run_all(tx: ManagedTransaction, statements: Iterable[str], ids: list[str]) -> None:

@@ -103,3 +103,49 @@ MERGE (m:Meta {key: 'graph'})
 SET m.data_version = coalesce(m.data_version, 0) + 1, m.loaded_at = datetime()
 RETURN m.data_version AS data_version
 """
+
+# The name keys of the given researchers (same-name buckets to recompute); returns {name_key}.
+TOUCHED_NAME_KEYS: LiteralString = """
+UNWIND $ids AS rid
+MATCH (r:Researcher {id: rid}) WHERE r.name_key IS NOT NULL AND r.name_key <> ''
+RETURN DISTINCT r.name_key AS name_key
+"""
+
+# Every researcher in the given same-name buckets: {name_key, id, name, is_person}.
+NAME_BUCKETS: LiteralString = """
+UNWIND $keys AS key
+MATCH (r:Researcher {name_key: key})
+RETURN key AS name_key, r.id AS id, r.name AS name, coalesce(r.is_person, true) AS is_person
+"""
+
+# Drops every SAME_NAME_AS edge of the given researchers; returns nothing.
+CLEAR_SAME_NAME: LiteralString = """
+UNWIND $ids AS rid
+MATCH (:Researcher {id: rid})-[s:SAME_NAME_AS]-()
+DELETE s
+"""
+
+# Links each pair {a, b} (a.id < b.id) as same-name candidates with the evidence that would support
+# a merge: shared co-authors, shared institutions, overlapping active years; returns nothing.
+BUILD_SAME_NAME: LiteralString = """
+UNWIND $pairs AS pair
+MATCH (a:Researcher {id: pair.a}), (b:Researcher {id: pair.b})
+WITH a, b,
+     COUNT { MATCH (a)-[:COAUTHORED_WITH]-(c:Researcher)-[:COAUTHORED_WITH]-(b) RETURN DISTINCT c } AS coauthors,
+     COUNT { MATCH (a)-[:AFFILIATED_WITH]->(i:Institution)<-[:AFFILIATED_WITH]-(b) RETURN DISTINCT i } AS institutions,
+     COLLECT { MATCH (a)-[:AUTHORED]->(p:Paper) RETURN [min(p.year), max(p.year)] }[0] AS span_a,
+     COLLECT { MATCH (b)-[:AUTHORED]->(p:Paper) RETURN [min(p.year), max(p.year)] }[0] AS span_b,
+     COUNT { MATCH (a)-[:AUTHORED]->(p:Paper)<-[:AUTHORED]-(b) } AS shared_papers
+WITH a, b, coauthors, institutions, shared_papers,
+     CASE WHEN span_a[1] < span_b[1] THEN span_a[1] ELSE span_b[1] END
+       - CASE WHEN span_a[0] > span_b[0] THEN span_a[0] ELSE span_b[0] END + 1 AS raw_overlap
+WITH a, b, coauthors, institutions, shared_papers,
+     CASE WHEN raw_overlap IS NULL OR raw_overlap < 0 THEN 0 ELSE raw_overlap END AS overlap
+MERGE (a)-[s:SAME_NAME_AS]->(b)
+SET s.shared_coauthors = coauthors, s.shared_institutions = institutions, s.overlapping_years = overlap,
+    s.evidence = ['same name key: ' + a.name_key]
+      + CASE WHEN coauthors > 0 THEN ['shared co-authors: ' + toString(coauthors)] ELSE [] END
+      + CASE WHEN institutions > 0 THEN ['shared institutions: ' + toString(institutions)] ELSE [] END
+      + CASE WHEN overlap > 0 THEN ['overlapping years: ' + toString(overlap)] ELSE [] END
+      + CASE WHEN shared_papers > 0 THEN ['listed together on ' + toString(shared_papers) + ' paper(s)'] ELSE [] END
+"""
