@@ -39,26 +39,3 @@ class Category:
             scheme=props.get("scheme"),
             level=int(level) if level is not None else None,
         )
-
-
-@strawberry.type(description="A category as assigned to one paper.")
-class PaperCategory:
-    category: Category = strawberry.field(description="The category.")
-    primary: bool = strawberry.field(description="True for the paper's primary category (topic or arXiv primary).")
-    score: float | None = strawberry.field(description="The source's confidence score, where given.")
-
-    @classmethod
-    def from_record(cls, row: dict[str, Any]) -> PaperCategory:
-        """From a `{category, primary, score}` row."""
-        score = row.get("score")
-        return cls(
-            category=Category.from_record(row["category"]),
-            primary=bool(row.get("primary")),
-            score=float(score) if score is not None else None,
-        )
-
-
-@strawberry.type(description="How many of a researcher's papers fall in one category.")
-class CategoryCount:
-    category: Category = strawberry.field(description="The category.")
-    count: int = strawberry.field(description="Number of the researcher's papers in it.")

@@ -1,4 +1,4 @@
-"""The Institution type: everything an institution page shows, plus a researcher's affiliation."""
+"""The Institution type: everything an institution page shows."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ import strawberry
 from graph.lookup_ids import slugify
 from graph.reads import institutions as reads
 from graph.reads.papers import PaperFilter, paper_page
+from schema.collaborating_institution import CollaboratingInstitution
 from schema.common import Connection, Identity, identities
 from schema.context import Info
 from schema.enums import PaperSort
 from schema.filters import category_ids
 from schema.paging import check_range, window
 from schema.paper import Paper
-from schema.researcher import Researcher
+from schema.roster_entry import RosterEntry
 
 
 @strawberry.type(description="A university, company, hospital or other organisation researchers state on papers.")
@@ -135,55 +136,3 @@ class Institution:
         page = window(first, after, 20)
         found = await reads.collaborator_page(info.context.reader, self.id, page.skip, page.limit)
         return Connection.build([CollaboratingInstitution.from_record(r) for r in found.rows], found.total, page)
-
-
-@strawberry.type(description="A researcher on an institution's roster.")
-class RosterEntry:
-    researcher: Researcher = strawberry.field(description="The researcher.")
-    paper_count: int = strawberry.field(description="Their papers stating this institution (within the years asked).")
-    first_year: int | None = strawberry.field(description="First year they are known to be affiliated here.")
-    last_year: int | None = strawberry.field(description="Last year they are known to be affiliated here.")
-
-    @classmethod
-    def from_record(cls, row: dict[str, Any]) -> RosterEntry:
-        """From a `{researcher, paper_count, first_year, last_year}` row."""
-        return cls(
-            researcher=Researcher.from_record(row["researcher"]),
-            paper_count=int(row.get("paper_count") or 0),
-            first_year=row.get("first_year"),
-            last_year=row.get("last_year"),
-        )
-
-
-@strawberry.type(description="An institution collaborating with another through co-authoring researchers.")
-class CollaboratingInstitution:
-    institution: Institution = strawberry.field(description="The collaborating institution.")
-    weight: int = strawberry.field(description="Sum of co-authorship weights between the two institutions' researchers.")
-    researchers: int = strawberry.field(description="How many of its researchers co-author with this institution's.")
-
-    @classmethod
-    def from_record(cls, row: dict[str, Any]) -> CollaboratingInstitution:
-        """From an `{institution, weight, researchers}` row."""
-        return cls(
-            institution=Institution.from_record(row["institution"]),
-            weight=int(row.get("weight") or 0),
-            researchers=int(row.get("researchers") or 0),
-        )
-
-
-@strawberry.type(description="A researcher's affiliation with an institution.")
-class Affiliation:
-    institution: Institution = strawberry.field(description="The institution.")
-    first_year: int | None = strawberry.field(description="First year of the affiliation, where known.")
-    last_year: int | None = strawberry.field(description="Last year of the affiliation, where known.")
-    paper_count: int = strawberry.field(description="The researcher's papers stating this institution.")
-
-    @classmethod
-    def from_record(cls, row: dict[str, Any]) -> Affiliation:
-        """From an `{institution, first_year, last_year, paper_count}` row."""
-        return cls(
-            institution=Institution.from_record(row["institution"]),
-            first_year=row.get("first_year"),
-            last_year=row.get("last_year"),
-            paper_count=int(row.get("paper_count") or 0),
-        )

@@ -9,23 +9,12 @@ import strawberry
 from graph.lookup_ids import slugify
 from graph.reads import papers as reads
 from schema.authorship import Authorship
-from schema.category import PaperCategory
 from schema.common import Connection, Identity, SourceCount, identities, source_counts
 from schema.context import Info
 from schema.enums import PaperSort
 from schema.paging import window
-
-
-@strawberry.type(description="One version of a paper (arXiv versions).")
-class PaperVersion:
-    version: str = strawberry.field(description="Version label, e.g. `v2`.")
-    date: str | None = strawberry.field(description="ISO date the version was submitted.")
-
-    @classmethod
-    def from_record(cls, text: str) -> PaperVersion:
-        """From a stored `v1@2007-04-02` string."""
-        version, _, date = text.partition("@")
-        return cls(version=version, date=date or None)
+from schema.paper_category import PaperCategory
+from schema.paper_version import PaperVersion
 
 
 @strawberry.type(description="A scholarly work (one node per real paper, whatever source described it).")

@@ -16,7 +16,8 @@ from schema.institution import Institution
 from schema.paging import check_range, window
 from schema.paper import Paper
 from schema.researcher import Researcher
-from schema.search import SearchHit, Suggestion
+from schema.search import SearchHit
+from schema.suggestion import Suggestion
 
 ALL_TYPES = [SearchType.PAPER, SearchType.RESEARCHER, SearchType.INSTITUTION]
 

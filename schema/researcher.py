@@ -9,7 +9,8 @@ import strawberry
 from graph.lookup_ids import slugify
 from graph.reads import researchers as reads
 from graph.reads.papers import PaperFilter, paper_page
-from schema.category import CategoryCount
+from schema.author_positions import AuthorPositions
+from schema.category_count import CategoryCount
 from schema.common import Connection, Identity, SourceCount, identities, source_counts
 from schema.context import Info
 from schema.enums import CoauthorSort, PaperSort
@@ -17,37 +18,15 @@ from schema.filters import category_ids
 from schema.paging import check_range, window
 
 if TYPE_CHECKING:
+    from schema.affiliation import Affiliation
     from schema.coauthor import Coauthor
-    from schema.institution import Affiliation
     from schema.paper import Paper
+    from schema.same_name import SameNameResearcher
 
 PaperT = Annotated["Paper", strawberry.lazy("schema.paper")]
 CoauthorT = Annotated["Coauthor", strawberry.lazy("schema.coauthor")]
-AffiliationT = Annotated["Affiliation", strawberry.lazy("schema.institution")]
-
-
-@strawberry.type(description="Where a researcher stands in the author lists of papers whose author list is complete.")
-class AuthorPositions:
-    first: int = strawberry.field(description="Papers with this researcher as first author.")
-    middle: int = strawberry.field(description="Papers with this researcher as a middle author.")
-    last: int = strawberry.field(description="Papers with this researcher as last author.")
-    matched_papers: int = strawberry.field(
-        description="Papers counted: those whose author list is complete (not truncated by the source)."
-    )
-
-
-@strawberry.type(description="Another researcher with the same normalised name, possibly the same person.")
-class SameNameResearcher:
-    researcher: Researcher = strawberry.field(description="The other researcher record.")
-    evidence: list[str] = strawberry.field(description="Why they may be one person (shared co-authors, institutions, years).")
-
-    @strawberry.field(description="The other record's papers in this graph.")
-    async def paper_count(self, info: Info) -> int:
-        return await self.researcher.paper_count(info)
-
-    @strawberry.field(description="The other record's h-index over its papers in this graph.")
-    async def h_index(self, info: Info) -> int:
-        return await self.researcher.h_index(info)
+AffiliationT = Annotated["Affiliation", strawberry.lazy("schema.affiliation")]
+SameNameT = Annotated["SameNameResearcher", strawberry.lazy("schema.same_name")]
 
 
 @strawberry.type(description="A person who authored papers in the graph (one node per real person, whatever source named them).")
@@ -157,13 +136,15 @@ class Researcher:
         return Paper.from_record(page.rows[0]) if page.rows else None
 
     @strawberry.field(description="Researcher records with the same normalised name, with the evidence linking them.")
-    async def same_name(self, info: Info) -> list[SameNameResearcher]:
+    async def same_name(self, info: Info) -> list[SameNameT]:
+        from schema.same_name import SameNameResearcher
+
         rows = await reads.same_name(info.context.reader, self.id)
         return [SameNameResearcher(researcher=Researcher.from_record(r["researcher"]), evidence=r["evidence"]) for r in rows]
 
     @strawberry.field(description="Institutions this researcher is affiliated with, most recent first.")
     async def institutions(self, info: Info) -> list[AffiliationT]:
-        from schema.institution import Affiliation
+        from schema.affiliation import Affiliation
 
         rows = await reads.institutions(info.context.reader, self.id)
         return [Affiliation.from_record(r) for r in rows]

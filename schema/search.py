@@ -1,4 +1,4 @@
-"""Search results: a scored hit (paper, researcher or institution) and an autocomplete suggestion."""
+"""The SearchHit type: a scored full-text hit (paper, researcher or institution)."""
 
 from __future__ import annotations
 
@@ -27,16 +27,3 @@ class SearchHit:
         """From a `{kind, score, node}` row."""
         kind = row["kind"]
         return cls(kind=SearchType(kind), score=float(row["score"]), node=_TYPES[kind].from_record(row["node"]))
-
-
-@strawberry.type(description="A completion for what a user has typed so far.")
-class Suggestion:
-    kind: SearchType = strawberry.field(description="What kind of node this completes to.")
-    id: str = strawberry.field(description="Internal id of the node.")
-    label: str = strawberry.field(description="Title or name to show.")
-    score: float = strawberry.field(description="Lucene relevance score (higher is better).")
-
-    @classmethod
-    def from_record(cls, row: dict[str, Any]) -> Suggestion:
-        """From a `{kind, id, label, score}` row."""
-        return cls(kind=SearchType(row["kind"]), id=row["id"], label=row.get("label") or "", score=float(row["score"]))
