@@ -65,6 +65,7 @@ def admin_import_args(csv_dir: Path, manifest: dict, database: str, report_file:
     # The database name goes first: --nodes/--relationships take every following word as a file.
     args = [
         "database", "import", "full", database,
+        "--verbose",  # without it a failure says only "Error importing csv file"
         "--overwrite-destination=true",
         "--id-type=string",
         "--delimiter=,",
@@ -151,7 +152,7 @@ def import_csv(
         report = report_file.read_text(errors="replace") if report_file.exists() else ""
         discard_store(instance, settings.neo4j_database)
         try:
-            echo(local_server.start(settings))
+            echo(local_server.start(settings, echo=echo))
         except Unavailable as exc:
             echo(f"the server did not come back after the failed import: {exc}")
         raise InvalidInput(
@@ -160,7 +161,7 @@ def import_csv(
             f"{failure_summary(output)}"
             + (f"\nimport report ({report_file}):\n{_tail(report)}" if report.strip() else "")
         )
-    echo(local_server.start(settings))
+    echo(local_server.start(settings, echo=echo))
     with open_driver(settings) as driver:
         check_connectivity(driver, "connecting after the import")
         migrate(driver, settings.neo4j_database)

@@ -1,0 +1,168 @@
+"""The bulk path (export-csv + neo4j-admin import) gives the same graph as the online loader.
+
+The online side is the session's server with the shared OpenAlex files loaded (`openalex_graph`).
+The import replaces a whole database and stops its server, so the import side is a second local
+instance on the session port + 10, started here and stopped at the end of the module.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from graph import local_server
+from graph.bulk_import import ImportSummary, import_csv
+from graph.driver import open_driver
+from graph.errors import InvalidInput
+from graph.migrate import counts
+from graph.settings import Settings
+from loaders.csv_export import export_paths
+from loaders.reader import Item, data_files, read_records
+from neo4j import Driver
+from server.cli import app
+from tests.conftest import shared_path
+
+COAUTHORS = "MATCH (a:Researcher)-[c:COAUTHORED_WITH]->(b:Researcher) RETURN a.id AS a, b.id AS b, c.weight AS w"
+PAIR_WEIGHT = """
+MATCH (a:Researcher {openalex_id: $a})-[c:COAUTHORED_WITH]-(b:Researcher {openalex_id: $b})
+RETURN c.weight AS w
+"""
+
+
+@pytest.fixture(scope="module")
+def import_settings(settings: Settings) -> Iterator[Settings]:
+    """A second local instance (session port + 10) that the import may stop and replace."""
+    other = Settings(
+        neo4j_uri=f"bolt://127.0.0.1:{settings.bolt_port + 10}",
+        neo4j_user=settings.neo4j_user,
+        neo4j_password=settings.neo4j_password,
+        neo4j_home=settings.neo4j_home,
+        neo4j_heap=settings.neo4j_heap,
+        neo4j_pagecache=settings.neo4j_pagecache,
+    )
+    yield other
+    local_server.stop(other)
+
+
+@pytest.fixture(scope="module")
+def export_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bulk") / "csv"
+    summary = export_paths([shared_path("openalex")], out, source="openalex", echo=lambda m: None)
+    assert summary.rejected == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def imported(import_settings: Settings, export_dir: Path) -> ImportSummary:
+    return import_csv(import_settings, export_dir, echo=lambda m: None)
+
+
+@pytest.fixture(scope="module")
+def import_driver(imported: ImportSummary, import_settings: Settings) -> Iterator[Driver]:
+    with open_driver(import_settings) as d:
+        yield d
+
+
+def _raw_works() -> dict[str, dict]:
+    """The shared OpenAlex works by id, the newest `updated_date` of each (as the loader keeps)."""
+    works: dict[str, dict] = {}
+    for path in data_files([shared_path("openalex", "works")]):
+        for item in read_records(path):
+            if isinstance(item, Item):
+                work = item.record
+                old = works.get(work["id"])
+                if old is None or (work.get("updated_date") or "") > (old.get("updated_date") or ""):
+                    works[work["id"]] = work
+    return works
+
+
+def _raw_pair_weights(works: dict[str, dict]) -> dict[tuple[str, str], int]:
+    weights: dict[tuple[str, str], int] = {}
+    for work in works.values():
+        authors = {a["author"]["id"].rsplit("/", 1)[-1] for a in work["authorships"] if a["author"].get("id")}
+        for pair in combinations(sorted(authors), 2):
+            weights[pair] = weights.get(pair, 0) + 1
+    return weights
+
+
+def test_import_gives_the_online_counts(openalex_graph: Driver, settings: Settings, import_driver: Driver,
+                                        import_settings: Settings, imported: ImportSummary) -> None:
+    online = counts(openalex_graph, settings.neo4j_database)
+    bulk = counts(import_driver, import_settings.neo4j_database)
+    assert bulk == online
+    assert imported.counts == online
+    works = _raw_works()
+    assert bulk["Paper"] == len(works)
+    assert bulk["AUTHORED"] == sum(len({a["author"]["id"] for a in w["authorships"]}) for w in works.values())
+    assert bulk["Meta"] == 1
+
+
+def test_import_gives_the_online_coauthorship_weights(openalex_graph: Driver, import_driver: Driver) -> None:
+    online = {(r["a"], r["b"], r["w"]) for r in openalex_graph.execute_query(COAUTHORS)[0]}
+    bulk = {(r["a"], r["b"], r["w"]) for r in import_driver.execute_query(COAUTHORS)[0]}
+    assert bulk == online
+    raw = _raw_pair_weights(_raw_works())
+    assert len(bulk) == len(raw)
+    assert sorted(w for _, _, w in bulk) == sorted(raw.values())
+    # Butcher and Ritsos: the heaviest pair of the visualisation group, counted from the raw works.
+    pair = ("A5032473237", "A5065371627")
+    for driver in (openalex_graph, import_driver):
+        assert driver.execute_query(PAIR_WEIGHT, a=pair[0], b=pair[1])[0][0]["w"] == raw[pair]
+
+
+def test_import_gives_the_online_derived_and_node_properties(openalex_graph: Driver, import_driver: Driver) -> None:
+    affiliations = (
+        "MATCH (a:Researcher)-[r:AFFILIATED_WITH]->(i:Institution) "
+        "RETURN a.id AS a, i.id AS i, r.papers AS p, r.first_year AS f, r.last_year AS l"
+    )
+    cites = "MATCH (p:Paper)-[:CITES]->(q:Paper) RETURN p.id AS p, q.id AS q"
+    for query in (affiliations, cites):
+        online = {tuple(r.values()) for r in openalex_graph.execute_query(query)[0]}
+        bulk = {tuple(r.values()) for r in import_driver.execute_query(query)[0]}
+        assert bulk == online
+    # Every property but load times; the online loader keeps empty lists, CSV import cannot.
+    nodes = "MATCH (n) WHERE n.id IS NOT NULL RETURN n.id AS id, properties(n) AS p"
+
+    def comparable(driver: Driver) -> dict[str, dict]:
+        return {
+            r["id"]: {k: v for k, v in r["p"].items() if not k.endswith("_loaded_at") and v != []}
+            for r in driver.execute_query(nodes)[0]
+        }
+
+    assert comparable(import_driver) == comparable(openalex_graph)
+
+
+def test_import_into_a_remote_server_is_refused(export_dir: Path) -> None:
+    remote = Settings(neo4j_uri="bolt://db.example.org:7687")
+    with pytest.raises(InvalidInput, match="not local"):
+        import_csv(remote, export_dir, echo=lambda m: None)
+
+
+def test_cli_asks_before_replacing_the_database(export_dir: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 import_settings: Settings, import_driver: Driver) -> None:
+    monkeypatch.setenv("NEO4J_URI", import_settings.neo4j_uri)
+    before = counts(import_driver, import_settings.neo4j_database)
+    result = CliRunner().invoke(app, ["import-csv", str(export_dir)], input="n\n")
+    assert result.exit_code == 1
+    assert "DELETES everything" in result.output
+    assert counts(import_driver, import_settings.neo4j_database) == before
+
+
+def test_failed_import_reports_why_and_leaves_an_empty_running_database(
+    tmp_path: Path, import_settings: Settings, import_driver: Driver
+) -> None:
+    (tmp_path / "n.header.csv").write_text("id:ID(Paper),year:long\n")
+    (tmp_path / "n.csv").write_text('"p1",not-a-year\n')
+    (tmp_path / "manifest.json").write_text(json.dumps({
+        "nodes": [{"labels": "Paper", "files": ["n.header.csv", "n.csv"]}], "relationships": [],
+    }))
+    with pytest.raises(InvalidInput, match="neo4j-admin import failed") as failure:
+        import_csv(import_settings, tmp_path, echo=lambda m: None)
+    assert "not-a-year" in str(failure.value)
+    with open_driver(import_settings) as d:
+        assert counts(d, import_settings.neo4j_database) == {}
