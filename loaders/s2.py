@@ -163,6 +163,7 @@ def _paper_node(record: dict, level: int) -> NodeRow:
             "venue": venue or None,
             "pdf_url": _str(pdf.get("url")) or None,
             "dblp_id": _str(ext.get("DBLP")) or None,
+            "tldr": clean_whitespace(_str(tldr.get("text"))) or None,
             "updated_date": updated or None,
         }),
         source_props=_compact({
@@ -171,7 +172,6 @@ def _paper_node(record: dict, level: int) -> NodeRow:
             "reference_count_s2": _int(_get(record, "referenceCount", "referencecount")),
             "publication_types_s2": [t for t in types if isinstance(t, str)] if isinstance(types, list) else None,
             "publication_venue_id_s2": _str(venue_obj.get("id")) or _str(_get(record, "publicationvenueid")) or None,
-            "tldr": clean_whitespace(_str(tldr.get("text"))) or None,
         }),
         level=level,
         updated=updated,
@@ -393,7 +393,7 @@ def dataset_rows(kind: str, row: Any) -> RecordRows | None:
         return RecordRows([_attach(_corpus_keys(row), props={"abstract": text})]) if text else None
     if kind == "tldrs":
         text = clean_whitespace(_str(row.get("text")))
-        return RecordRows([_attach(_corpus_keys(row), source_props={"tldr": text})]) if text else None
+        return RecordRows([_attach(_corpus_keys(row), props={"tldr": text})]) if text else None
     if kind == "publication-venues":
         if not _str(row.get("id")) or not clean_whitespace(_str(row.get("name"))):
             raise RejectedRecord("S2 venue without an id or name")

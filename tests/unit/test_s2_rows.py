@@ -87,7 +87,7 @@ def test_turing_paper_keys_props_and_per_source_counts(paper_doc: dict) -> None:
     assert main.props["dblp_id"] == ext["DBLP"]
     assert main.source_props["cited_by_count_s2"] == paper_doc["citationCount"]
     assert main.source_props["reference_count_s2"] == paper_doc["referenceCount"]
-    assert main.source_props["tldr"] == paper_doc["tldr"]["text"]
+    assert main.props["tldr"] == paper_doc["tldr"]["text"]
 
 
 def test_authors_carry_s2_counts_and_name_keys(paper_doc: dict, author_doc: dict) -> None:
