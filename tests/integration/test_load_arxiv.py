@@ -150,3 +150,22 @@ def test_a_file_of_another_format_is_refused_before_writing(driver: Driver, sett
         with pytest.raises(InvalidInput):
             load(driver, settings, *paths)
         assert counts(driver, settings.neo4j_database) == {}
+
+
+def test_weft_load_auto_and_arxiv_on_the_command_line(driver: Driver, settings: Settings, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from server.cli import app
+
+    reset(driver, settings.neo4j_database)
+    runner = CliRunner()
+    junk = tmp_path / "notes.jsonl"
+    junk.write_text('{"hello": "world"}\n{"hello": "again"}\n', encoding="utf-8")
+    refused = runner.invoke(app, ["load", "auto", "--quiet", str(shared_path(*SNAPSHOT)), str(junk)])
+    assert refused.exit_code == 2 and "notes.jsonl" in refused.output
+    assert counts(driver, settings.neo4j_database) == {}
+    wrong = runner.invoke(app, ["load", "arxiv", "--quiet", str(shared_path("semanticscholar", "graph_api", "Author.json"))])
+    assert wrong.exit_code == 2 and counts(driver, settings.neo4j_database) == {}
+    done = runner.invoke(app, ["load", "auto", "--quiet", str(shared_path(*SNAPSHOT))])
+    assert done.exit_code == 0, done.output
+    assert counts(driver, settings.neo4j_database)["Paper"] == 200
