@@ -371,7 +371,7 @@ def test_export_errors_are_json(client: TestClient) -> None:
     assert client.get(f"/export/researchers/{BUTCHER}/network.png").status_code == 404
 
 
-def test_weft_analytics_stores_networkx_pagerank_and_louvain(openalex_graph: Driver) -> None:
+def test_weft_analytics_stores_networkx_pagerank_and_louvain(client: TestClient, openalex_graph: Driver) -> None:
     result = CliRunner().invoke(cli_app, ["analytics", "--batch-size", "1000"])
     assert result.exit_code == 0, result.output
     ties, _, _ = openalex_graph.execute_query(
@@ -391,3 +391,7 @@ def test_weft_analytics_stores_networkx_pagerank_and_louvain(openalex_graph: Dri
     expected = nx.community.louvain_communities(g, weight="weight", seed=42)
     assert sorted(map(sorted, found.values())) == sorted(map(sorted, expected))
     assert f"{g.number_of_nodes()} researchers" in result.output
+    butcher = next(r for r in stored if r["id"] == openalex_graph.execute_query(
+        "MATCH (r:Researcher {openalex_id: $oa}) RETURN r.id AS id", oa=BUTCHER).records[0]["id"])
+    body = gql(client, "query($id: String!) { researcher(id: $id) { pageRank community } }", id=BUTCHER)
+    assert body["data"]["researcher"] == {"pageRank": pytest.approx(butcher["pr"]), "community": butcher["c"]}
