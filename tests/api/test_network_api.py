@@ -242,6 +242,19 @@ def test_bad_arguments_are_coded_errors_naming_the_argument(client: TestClient) 
         assert error["extensions"]["argument"] == argument and argument in error["message"]
 
 
+def test_a_researcher_without_coauthors_is_a_one_node_network(client: TestClient, raw: Raw) -> None:
+    loner = min(a for a, papers in raw.papers.items() if papers and not raw.coauthors(a))
+    query = """query($id: String!) { researcherNetwork(id: $id, depth: 3) {
+        nodes { paperCount distance community centrality betweenness } edges { weight }
+        stats { nodeCount edgeCount density components averageClustering } } }"""
+    net = gql(client, query, id=loner)["data"]["researcherNetwork"]
+    assert net["edges"] == []
+    assert net["nodes"] == [
+        {"paperCount": len(raw.papers[loner]), "distance": 0, "community": 0, "centrality": 1.0, "betweenness": 0.0}
+    ]
+    assert net["stats"] == {"nodeCount": 1, "edgeCount": 0, "density": 0.0, "components": 1, "averageClustering": 0.0}
+
+
 def test_unknown_id_gives_null(client: TestClient) -> None:
     body = gql(client, NETWORK, id="A1", depth=1)
     assert body["data"] == {"researcherNetwork": None} and "errors" not in body
