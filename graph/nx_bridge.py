@@ -38,10 +38,11 @@ def canonical_graph(
     return graph
 
 
-async def data_version(reader: GraphReader) -> int | None:
-    """The graph's `(:Meta {key: 'graph'}).data_version`; None before the first load."""
-    row = await reader.one(q.DATA_VERSION, {}, "reading the data version")
-    return row["data_version"] if row else None
+async def data_version(reader: GraphReader) -> tuple[Any, ...]:
+    """The graph's version as analytics caches key it: (data_version, Meta element id, researcher
+    count, co-authorship count); a load bumps data_version, a reset makes a new Meta node."""
+    row = await reader.one(q.DATA_VERSION, {}, "reading the data version") or {}
+    return (row.get("data_version"), row.get("meta"), row.get("researchers"), row.get("ties"))
 
 
 def coauthor_graph_from_rows(rows: Iterable[Mapping[str, Any]]) -> nx.Graph:

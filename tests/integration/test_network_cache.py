@@ -1,0 +1,64 @@
+"""The network cache against the real server: a repeat reads only the version; a reset followed by
+a different load (data_version back at 1) is not mistaken for the old graph."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from graph.driver import open_async_driver
+from graph.migrate import reset
+from graph.network import NetworkParams, researcher_network
+from graph.network_cache import VersionedCache
+from graph.reads.reader import GraphReader
+from graph.settings import Settings
+from loaders.run import load_paths
+from neo4j import Driver
+from tests.conftest import shared_path
+
+KUNCHEVA = "A5039168231"
+FAITHFULL_WORKS = ("openalex", "works", "author_works", "academic_explorer_author_A5017572309_works.json")
+KUNCHEVA_WORKS = ("openalex", "works", "author_works", "academic_explorer_author_A5039168231_works.json")
+
+
+def coauthors_in(parts: tuple[str, ...], author: str) -> set[str]:
+    """OpenAlex ids of everyone sharing a work with `author` in one raw file (plus the author)."""
+    found: set[str] = set()
+    for work in json.loads(shared_path(*parts).read_text(encoding="utf-8")):
+        ids = {a["author"]["id"].rsplit("/", 1)[-1] for a in work["authorships"] if a["author"].get("id")}
+        if author in ids:
+            found |= ids
+    return found
+
+
+async def network_openalex_ids(driver: Driver, settings: Settings, cache: VersionedCache) -> tuple[set[str], int]:
+    async_driver = open_async_driver(settings)
+    try:
+        reader = GraphReader(async_driver, settings.neo4j_database, settings.query_timeout_s)
+        network = await researcher_network(reader, KUNCHEVA, NetworkParams(depth=1), cache=cache)
+        queries = reader.queries_run
+    finally:
+        await async_driver.close()
+    records, _, _ = driver.execute_query(
+        "MATCH (r:Researcher) WHERE r.id IN $ids RETURN r.openalex_id AS oa", ids=list(network.graph.nodes)
+    )
+    return {r["oa"] for r in records}, queries
+
+
+@pytest.mark.asyncio
+async def test_reset_and_a_different_load_are_not_served_from_cache(driver: Driver, settings: Settings) -> None:
+    cache = VersionedCache()
+    db = settings.neo4j_database
+    load_paths(driver, [shared_path(*FAITHFULL_WORKS)], source="openalex", database=db)
+    first, queries = await network_openalex_ids(driver, settings, cache)
+    assert first == coauthors_in(FAITHFULL_WORKS, KUNCHEVA) and queries >= 3
+    again, queries = await network_openalex_ids(driver, settings, cache)
+    assert again == first and queries == 1 and cache.hits == 1
+
+    reset(driver, db)
+    summary = load_paths(driver, [shared_path(*KUNCHEVA_WORKS)], source="openalex", database=db)
+    assert summary.data_version == 1  # the same data_version as before the reset
+    second, queries = await network_openalex_ids(driver, settings, cache)
+    assert queries >= 3
+    assert second == coauthors_in(KUNCHEVA_WORKS, KUNCHEVA) != first
