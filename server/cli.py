@@ -9,12 +9,12 @@ from rich.console import Console
 from rich.table import Table
 
 from graph import local_server
-from graph.driver import check_connectivity, open_driver
 from graph.errors import WeftError
 from graph.migrate import counts, migrate, reset
 from graph.settings import load_settings
 from server import cli_analysis, cli_bulk
 from server.cli_load import load_app
+from server.cli_support import connected, fail
 
 app = typer.Typer(
     help="Weft: a knowledge graph of papers, researchers and institutions on Neo4j.",
@@ -27,12 +27,6 @@ app.add_typer(load_app, name="load")
 cli_bulk.register(app)
 cli_analysis.register(app)
 console = Console(stderr=True)
-
-
-def fail(exc: WeftError) -> typer.Exit:
-    """Print an expected failure in one clear block and exit non-zero."""
-    console.print(f"[bold red]error[/] ({exc.code}): {exc}")
-    return typer.Exit(code=2 if exc.code == "BAD_USER_INPUT" else 1)
 
 
 @neo4j_app.command("start")
@@ -59,13 +53,8 @@ def neo4j_status() -> None:
 @app.command("migrate")
 def migrate_command() -> None:
     """Create every constraint and index (IF NOT EXISTS: safe to run again)."""
-    settings = load_settings()
-    try:
-        with open_driver(settings) as driver:
-            check_connectivity(driver)
-            n = migrate(driver, settings.neo4j_database)
-    except WeftError as exc:
-        raise fail(exc) from exc
+    with connected() as (driver, settings):
+        n = migrate(driver, settings.neo4j_database)
     typer.echo(f"{n} constraints and indexes in place")
 
 
@@ -77,25 +66,16 @@ def reset_command(
     settings = load_settings()
     if not yes and not typer.confirm(f"Delete everything in {settings.neo4j_uri} ({settings.neo4j_database})?"):
         raise typer.Exit(code=1)
-    try:
-        with open_driver(settings) as driver:
-            check_connectivity(driver)
-            reset(driver, settings.neo4j_database)
-    except WeftError as exc:
-        raise fail(exc) from exc
+    with connected(settings) as (driver, _):
+        reset(driver, settings.neo4j_database)
     typer.echo("database emptied")
 
 
 @app.command("counts")
 def counts_command() -> None:
     """Print node counts per label and relationship counts per type."""
-    settings = load_settings()
-    try:
-        with open_driver(settings) as driver:
-            check_connectivity(driver)
-            found = counts(driver, settings.neo4j_database)
-    except WeftError as exc:
-        raise fail(exc) from exc
+    with connected() as (driver, settings):
+        found = counts(driver, settings.neo4j_database)
     table = Table("label / type", "count")
     for name, n in found.items():
         table.add_row(name, str(n))
