@@ -7,6 +7,7 @@ returns a `Network` whose analytics are computed on first use and cached with it
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -103,6 +104,19 @@ class Network:
     @cached_property
     def summary(self) -> structure.NetworkSummary:
         return structure.summary(self.graph)
+
+    def precompute(self, names: set[str]) -> None:
+        """Compute the named analytics now (e.g. in a worker thread, off the event loop).
+
+        >>> n = Network("researcher", "a", nx.Graph([("a", "b")]), False, 2)
+        >>> n.precompute({"communities", "summary"}); sorted(n.__dict__)[:2]
+        ['centre', 'communities']
+        """
+        for name in sorted(names & ANALYTICS):
+            getattr(self, name)
+
+
+ANALYTICS = frozenset({"communities", "pagerank", "degree", "betweenness", "summary"})
 
 
 def window_ties(
@@ -205,6 +219,12 @@ def keep_most_relevant(graph: nx.Graph, centre: str, params: NetworkParams) -> N
     )
 
 
+def assemble(rows: list[Mapping[str, Any]], params: NetworkParams) -> Network | None:
+    """EGO_SUBGRAPH rows to the returned Network (pure; the server runs it in a worker thread)."""
+    built = ego_graph_from_rows(rows, params)
+    return keep_most_relevant(built[1], built[0], params) if built else None
+
+
 async def researcher_network(
     reader: GraphReader,
     researcher_id: str,
@@ -236,7 +256,6 @@ async def researcher_network(
             },
             f"reading the network of researcher {researcher_id!r}",
         )
-        built = ego_graph_from_rows(rows, params)
-        network = keep_most_relevant(built[1], built[0], params) if built else None
+        network = await asyncio.to_thread(assemble, rows, params)
     cache.put(key, version, network)
     return network

@@ -1,4 +1,4 @@
-"""A process-wide cache of computed networks keyed by (query, data_version).
+"""A process-wide cache of computed networks keyed by (query, graph version).
 
 A repeated query with the same parameters on the same data returns the same computed object
 (its lazily computed analytics included), so nothing is recomputed. When a load bumps

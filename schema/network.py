@@ -2,14 +2,40 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
 
 import strawberry
+from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
 
 from graph.network import Network
 from schema.network_edge import NetworkEdge
 from schema.network_node import NetworkNode
 from schema.network_stats import NetworkStats
+
+FIELD_ANALYTICS = {
+    "community": "communities",
+    "centrality": "pagerank",
+    "degreeCentrality": "degree",
+    "betweenness": "betweenness",
+    "stats": "summary",
+    "networkStats": "summary",
+}
+
+
+def analytics_wanted(selections: Iterable[Selection], in_nodes: bool = False) -> set[str]:
+    """The Network analytics a query's selection asks for (fields of `nodes`, `stats`), through
+    fragments; so the resolver can compute them once, off the event loop."""
+    wanted: set[str] = set()
+    for selection in selections:
+        if isinstance(selection, (FragmentSpread, InlineFragment)):
+            wanted |= analytics_wanted(selection.selections, in_nodes)
+        elif isinstance(selection, SelectedField):
+            if selection.name in FIELD_ANALYTICS and (in_nodes or selection.name in ("stats", "networkStats")):
+                wanted.add(FIELD_ANALYTICS[selection.name])
+            if selection.name == "nodes" and not in_nodes:
+                wanted |= analytics_wanted(selection.selections, True)
+    return wanted
 
 
 @strawberry.enum(description="How `limit` chooses which researchers to keep (nearer rings always first).")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 import strawberry
@@ -11,7 +12,7 @@ from graph.network import NetworkParams, researcher_network
 from graph.network_institutions import institution_network
 from graph.network_paths import collaboration_paths
 from schema.context import Context
-from schema.network import RankBy, ResearcherNetwork
+from schema.network import RankBy, ResearcherNetwork, analytics_wanted
 from schema.network_institution import InstitutionNetwork
 from schema.network_path import CollaborationPathResult
 
@@ -38,7 +39,12 @@ class NetworkQuery:
         ctx = info.context
         params = NetworkParams(depth, min_weight, year_from, year_to, limit, rank_by.value)
         network = await researcher_network(ctx.reader, id, params)
-        return ResearcherNetwork.from_record(network) if network else None
+        if network is None:
+            return None
+        wanted = analytics_wanted(info.selected_fields[0].selections)
+        if wanted:
+            await asyncio.to_thread(network.precompute, wanted)
+        return ResearcherNetwork.from_record(network)
 
     @strawberry.field(
         description="The shortest co-authorship paths (at most `maxLength` hops, 1..6, over ties of at "
@@ -84,4 +90,9 @@ class NetworkQuery:
             min_weight=min_weight,
             limit=limit,
         )
-        return InstitutionNetwork.from_record(network) if network else None
+        if network is None:
+            return None
+        wanted = analytics_wanted(info.selected_fields[0].selections)
+        if wanted:
+            await asyncio.to_thread(network.precompute, wanted)
+        return InstitutionNetwork.from_record(network)

@@ -221,3 +221,21 @@ def test_whole_graph_scores_and_params() -> None:
     assert parse_param("x=1.5") == ("x", 1.5)
     with pytest.raises(InvalidInput):
         parse_param("no-equals-sign")
+
+
+def test_analytics_wanted_reads_the_selection_through_fragments() -> None:
+    from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField
+
+    from schema.network import analytics_wanted
+
+    def field(name: str, *children: object) -> SelectedField:
+        return SelectedField(name=name, directives={}, arguments={}, selections=list(children))
+
+    plain = [field("nodes", field("id"), field("name")), field("edges", field("weight"))]
+    assert analytics_wanted(plain) == set()
+    rich = [
+        field("nodes", field("id"), InlineFragment(None, [field("community")], {})),
+        FragmentSpread("F", "ResearcherNetwork", {}, [field("stats", field("density"))]),
+        field("nodes", FragmentSpread("community", "NetworkNode", {}, [field("betweenness")])),
+    ]
+    assert analytics_wanted(rich) == {"communities", "summary", "betweenness"}
