@@ -42,38 +42,60 @@ CALL (r) {
 RETURN rid AS id, paper_count, citation_count, h_index, i10_index
 """
 
-# Author positions over $id's papers whose author list is complete: first, middle, last, matched_papers.
+# Author positions of many researchers over their papers whose author list is complete (DataLoader):
+# id, first, middle, last, matched_papers.
 AUTHOR_POSITIONS: LiteralString = """
-MATCH (:Researcher {id: $id})-[a:AUTHORED]->(p:Paper)
-WHERE NOT coalesce(p.is_authors_truncated, false)
-RETURN count(CASE WHEN a.position = 'first' THEN 1 END) AS first,
-       count(CASE WHEN a.position = 'middle' THEN 1 END) AS middle,
-       count(CASE WHEN a.position = 'last' THEN 1 END) AS last,
-       count(DISTINCT p) AS matched_papers
+UNWIND $ids AS rid
+MATCH (r:Researcher {id: rid})
+CALL (r) {
+  OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper) WHERE NOT coalesce(p.is_authors_truncated, false)
+  RETURN count(CASE WHEN a.position = 'first' THEN 1 END) AS first,
+         count(CASE WHEN a.position = 'middle' THEN 1 END) AS middle,
+         count(CASE WHEN a.position = 'last' THEN 1 END) AS last,
+         count(DISTINCT p) AS matched_papers
+}
+RETURN rid AS id, first, middle, last, matched_papers
 """
 
-# Categories of scheme $scheme over $id's papers, most papers first: category, count.
+# Categories of one scheme over many researchers' papers, most papers first (DataLoader; $keys are
+# [{id, scheme, limit}]): id, scheme, limit, fields [{category, count}].
 RESEARCHER_FIELDS: LiteralString = """
-MATCH (:Researcher {id: $id})-[:AUTHORED]->(p:Paper)-[:IN_CATEGORY]->(c:Category {scheme: $scheme})
-WITH c, count(DISTINCT p) AS count
-RETURN c {.*} AS category, count ORDER BY count DESC, c.name, c.id LIMIT $limit
+UNWIND $keys AS k
+CALL (k) {
+  MATCH (:Researcher {id: k.id})-[:AUTHORED]->(p:Paper)-[:IN_CATEGORY]->(c:Category {scheme: k.scheme})
+  WITH c, count(DISTINCT p) AS count ORDER BY count DESC, c.name, c.id
+  RETURN collect({category: c {.*}, count: count}) AS found
+}
+RETURN k.id AS id, k.scheme AS scheme, k.limit AS limit, found[0..k.limit] AS fields
 """
 
-# Institutions of $id with years and how many of its papers state each: institution, first_year, last_year, paper_count.
+# Institutions of many researchers with years and how many of their papers state each, most recent
+# first (DataLoader): id, institution, first_year, last_year, paper_count.
 RESEARCHER_INSTITUTIONS: LiteralString = """
-MATCH (r:Researcher {id: $id})-[af:AFFILIATED_WITH]->(i:Institution)
+UNWIND $ids AS rid
+MATCH (r:Researcher {id: rid})-[af:AFFILIATED_WITH]->(i:Institution)
 CALL (r, i) {
   OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper) WHERE i.id IN coalesce(a.institution_ids, [])
   RETURN count(DISTINCT p) AS paper_count
 }
-RETURN i {.*} AS institution, af.first_year AS first_year, af.last_year AS last_year, paper_count
-ORDER BY coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
+RETURN rid AS id, i {.*} AS institution, af.first_year AS first_year, af.last_year AS last_year, paper_count
+ORDER BY id, coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
 """
 
-# Researchers sharing $id's name key, linked by SAME_NAME_AS: researcher, evidence.
+# Researchers sharing each researcher's name key, linked by SAME_NAME_AS (DataLoader): id, researcher, evidence.
 RESEARCHER_SAME_NAME: LiteralString = """
-MATCH (:Researcher {id: $id})-[s:SAME_NAME_AS]-(o:Researcher)
-RETURN o {.*} AS researcher, coalesce(s.evidence, []) AS evidence ORDER BY o.name, o.id
+UNWIND $ids AS rid
+MATCH (:Researcher {id: rid})-[s:SAME_NAME_AS]-(o:Researcher)
+RETURN rid AS id, o {.*} AS researcher, coalesce(s.evidence, []) AS evidence ORDER BY id, o.name, o.id
+"""
+
+# The most cited paper of many researchers, ties to the newest (DataLoader): id, node.
+MOST_CITED_PAPER: LiteralString = """
+UNWIND $ids AS rid
+MATCH (:Researcher {id: rid})-[:AUTHORED]->(p:Paper)
+WITH rid, p ORDER BY coalesce(p.cited_by_count, 0) DESC, coalesce(p.publication_date, '') DESC, p.id
+WITH rid, collect(p)[0] AS top
+RETURN rid AS id, top {.*} AS node
 """
 
 # One page of $id's co-authors with weight >= $min_weight, by weight or by most recent shared year:

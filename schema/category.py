@@ -7,6 +7,7 @@ from typing import Any
 import strawberry
 
 from graph.lookup_ids import slugify
+from schema.common import Identity
 
 
 @strawberry.type(description="A subject category a paper is filed under.")
@@ -27,6 +28,19 @@ class Category:
     @strawberry.field(description="This category's path on the site, e.g. `/categories/<slug>`.")
     def canonical_url(self) -> str:
         return f"/categories/{self.slug()}"
+
+    @strawberry.field(description="The category's id at its source, with a link there.")
+    def ids(self) -> list[Identity]:
+        scheme, _, code = (self.key or "").partition(":")
+        if not code:
+            return []
+        if scheme == "arxiv":
+            return [Identity(source="arxiv", id=code, url=f"https://arxiv.org/list/{code}/recent")]
+        if scheme in ("topic", "concept"):
+            return [Identity(source="openalex", id=code, url=f"https://openalex.org/{code}")]
+        if scheme in ("subfield", "field", "domain"):
+            return [Identity(source="openalex", id=f"{scheme}s/{code}", url=f"https://openalex.org/{scheme}s/{code}")]
+        return [Identity(source=scheme, id=code, url=None)]
 
     @classmethod
     def from_record(cls, props: dict[str, Any]) -> Category:

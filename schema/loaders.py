@@ -14,11 +14,11 @@ Row = dict[str, Any]
 
 
 def _keyed(
-    fetch: Callable[[GraphReader, list[str]], Awaitable[dict[str, Any]]], reader: GraphReader, empty: Any
-) -> DataLoader[str, Any]:
+    fetch: Callable[[GraphReader, list[Any]], Awaitable[dict[Any, Any]]], reader: GraphReader, empty: Any
+) -> DataLoader[Any, Any]:
     """A DataLoader answering each key from one `fetch(reader, keys)` call (`empty` when absent)."""
 
-    async def load(keys: list[str]) -> list[Any]:
+    async def load(keys: list[Any]) -> list[Any]:
         found = await fetch(reader, list(dict.fromkeys(keys)))
         return [found.get(k, empty) for k in keys]
 
@@ -37,3 +37,8 @@ class Loaders:
         self.researcher_stats = _keyed(researchers.researcher_stats, reader, None)
         self.parents = _keyed(institutions.parents_of, reader, [])
         self.children = _keyed(institutions.children_of, reader, [])
+        self.author_positions = _keyed(researchers.author_positions, reader, None)
+        self.fields = _keyed(researchers.fields, reader, [])
+        self.affiliations = _keyed(researchers.institutions, reader, [])
+        self.same_name = _keyed(researchers.same_name, reader, [])
+        self.most_cited_paper = _keyed(researchers.most_cited_paper, reader, None)

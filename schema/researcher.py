@@ -110,7 +110,8 @@ class Researcher:
 
     @strawberry.field(description="First, middle and last authorships over papers whose author list is complete.")
     async def author_positions(self, info: Info) -> AuthorPositions:
-        row = await reads.author_positions(info.context.reader, self.id)
+        row = await info.context.data.author_positions.load(self.id) or {
+            "first": 0, "middle": 0, "last": 0, "matched_papers": 0}
         return AuthorPositions(
             first=row["first"], middle=row["middle"], last=row["last"], matched_papers=row["matched_papers"]
         )
@@ -125,28 +126,28 @@ class Researcher:
         from schema.category import Category
 
         check_range("first", first, 0, 100)
-        rows = await reads.fields(info.context.reader, self.id, scheme, first)
+        rows = await info.context.data.fields.load((self.id, scheme, first))
         return [CategoryCount(category=Category.from_record(r["category"]), count=r["count"]) for r in rows]
 
     @strawberry.field(description="This researcher's most cited paper in this graph.")
     async def most_cited_paper(self, info: Info) -> PaperT | None:
         from schema.paper import Paper
 
-        page = await paper_page(info.context.reader, PaperFilter(researcher=self.id), "MOST_CITED", 0, 1)
-        return Paper.from_record(page.rows[0]) if page.rows else None
+        found = await info.context.data.most_cited_paper.load(self.id)
+        return Paper.from_record(found) if found else None
 
     @strawberry.field(description="Researcher records with the same normalised name, with the evidence linking them.")
     async def same_name(self, info: Info) -> list[SameNameT]:
         from schema.same_name import SameNameResearcher
 
-        rows = await reads.same_name(info.context.reader, self.id)
+        rows = await info.context.data.same_name.load(self.id)
         return [SameNameResearcher(researcher=Researcher.from_record(r["researcher"]), evidence=r["evidence"]) for r in rows]
 
     @strawberry.field(description="Institutions this researcher is affiliated with, most recent first.")
     async def institutions(self, info: Info) -> list[AffiliationT]:
         from schema.affiliation import Affiliation
 
-        rows = await reads.institutions(info.context.reader, self.id)
+        rows = await info.context.data.affiliations.load(self.id)
         return [Affiliation.from_record(r) for r in rows]
 
     @strawberry.field(description="This researcher's papers in this graph, newest first by default.")

@@ -36,26 +36,40 @@ async def researcher_stats(reader: GraphReader, ids: list[str]) -> dict[str, Row
     return {r["id"]: r for r in rows}
 
 
-async def author_positions(reader: GraphReader, researcher_id: str) -> Row:
-    """`{first, middle, last, matched_papers}` over papers with a complete author list."""
-    row = await reader.one(q.AUTHOR_POSITIONS, {"id": researcher_id}, "counting author positions")
-    return row or {"first": 0, "middle": 0, "last": 0, "matched_papers": 0}
+async def author_positions(reader: GraphReader, ids: list[str]) -> dict[str, Row]:
+    """`{id: {first, middle, last, matched_papers}}` over papers with a complete author list."""
+    rows = await reader.rows(q.AUTHOR_POSITIONS, {"ids": ids}, "counting author positions")
+    return {r["id"]: r for r in rows}
 
 
-async def fields(reader: GraphReader, researcher_id: str, scheme: str, limit: int) -> list[Row]:
-    """`[{category, count}]`: categories of one scheme over the researcher's papers."""
-    params = {"id": researcher_id, "scheme": scheme, "limit": limit}
-    return await reader.rows(q.RESEARCHER_FIELDS, params, "counting research fields")
+async def fields(reader: GraphReader, keys: list[tuple[str, str, int]]) -> dict[tuple[str, str, int], list[Row]]:
+    """`{(id, scheme, limit): [{category, count}]}`: categories of one scheme over each researcher's papers."""
+    params = {"keys": [{"id": i, "scheme": s, "limit": n} for i, s, n in keys]}
+    rows = await reader.rows(q.RESEARCHER_FIELDS, params, "counting research fields")
+    return {(r["id"], r["scheme"], r["limit"]): r["fields"] for r in rows}
 
 
-async def institutions(reader: GraphReader, researcher_id: str) -> list[Row]:
-    """`[{institution, first_year, last_year, paper_count}]`, most recent first."""
-    return await reader.rows(q.RESEARCHER_INSTITUTIONS, {"id": researcher_id}, "listing affiliations")
+def _grouped(ids: list[str], rows: list[Row]) -> dict[str, list[Row]]:
+    out: dict[str, list[Row]] = {i: [] for i in ids}
+    for r in rows:
+        out[r["id"]].append(r)
+    return out
 
 
-async def same_name(reader: GraphReader, researcher_id: str) -> list[Row]:
-    """`[{researcher, evidence}]` linked by SAME_NAME_AS."""
-    return await reader.rows(q.RESEARCHER_SAME_NAME, {"id": researcher_id}, "listing same-name researchers")
+async def institutions(reader: GraphReader, ids: list[str]) -> dict[str, list[Row]]:
+    """`{id: [{institution, first_year, last_year, paper_count}]}`, most recent first."""
+    return _grouped(ids, await reader.rows(q.RESEARCHER_INSTITUTIONS, {"ids": ids}, "listing affiliations"))
+
+
+async def same_name(reader: GraphReader, ids: list[str]) -> dict[str, list[Row]]:
+    """`{id: [{researcher, evidence}]}` linked by SAME_NAME_AS."""
+    return _grouped(ids, await reader.rows(q.RESEARCHER_SAME_NAME, {"ids": ids}, "listing same-name researchers"))
+
+
+async def most_cited_paper(reader: GraphReader, ids: list[str]) -> dict[str, Row]:
+    """`{id: paper properties}` of each researcher's most cited paper."""
+    rows = await reader.rows(q.MOST_CITED_PAPER, {"ids": ids}, "finding most cited papers")
+    return {r["id"]: r["node"] for r in rows}
 
 
 async def coauthor_page(

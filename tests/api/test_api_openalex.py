@@ -153,6 +153,12 @@ def test_coauthors_and_weights(client: GraphQLClient, truth: OpenAlexTruth) -> N
         'query($id: String!) { researcher(id: $id) { coauthors(minWeight: 5) { totalCount } } }', {"id": BUTCHER}
     )["researcher"]["coauthors"]
     assert heavy["totalCount"] == sum(1 for w in weights.values() if w >= 5)
+    recent = client.data(
+        'query($id: String!) { researcher(id: $id) { coauthors(first: 100, sort: RECENT) { edges { node { lastYear } } } } }',
+        {"id": BUTCHER},
+    )["researcher"]["coauthors"]["edges"]
+    last_years = [e["node"]["lastYear"] for e in recent]
+    assert last_years == sorted(last_years, reverse=True) and len(last_years) == len(weights)
 
 
 def test_papers_paging_and_sorting(client: GraphQLClient, truth: OpenAlexTruth) -> None:
@@ -188,7 +194,7 @@ query($id: String!) {
     title year publicationDate citedByCount abstract type language isAuthorsTruncated referencedWorksCount
     citedByCountSources { source value }
     authors { position rank rawName researcher { name ids { source id } } affiliations { name ror } }
-    categories { primary score category { key name scheme } }
+    categories { primary score category { key name scheme ids { source id url } } }
     citedBy(first: 100) { totalCount edges { node { ids { source id } } } }
     references(first: 100) { totalCount edges { node { ids { source id } } } }
   }
@@ -210,6 +216,9 @@ def test_paper_page_matches_raw_json(client: GraphQLClient, truth: OpenAlexTruth
         for got, want in zip(p["authors"], raw["authorships"], strict=True):
             assert sorted(i["ror"] for i in got["affiliations"]) == sorted(short(i["ror"]) for i in want["institutions"])
         primary = [c["category"]["key"] for c in p["categories"] if c["primary"]]
+        topic = short(raw["primary_topic"]["id"])
+        assert {"source": "openalex", "id": topic, "url": f"https://openalex.org/{topic}"} in next(
+            c["category"]["ids"] for c in p["categories"] if c["category"]["key"] == f"topic:{topic}")
         assert f"topic:{short(raw['primary_topic']['id'])}" in primary
         assert {c["category"]["key"] for c in p["categories"] if c["category"]["scheme"] == "topic"} == {
             f"topic:{short(t['id'])}" for t in raw["topics"]}
@@ -244,6 +253,12 @@ def test_roster_matches_raw_json(client: GraphQLClient, truth: OpenAlexTruth) ->
     top = [(openalex_id(p), p["citedByCount"]) for p in i["mostCited"]]
     assert top == truth.most_cited(truth.works_at(BANGOR))[:3]
     assert i["collaborators"]["totalCount"] > 0
+    papers = client.data('query($id: String!) { institution(id: $id) { papers(first: 100, sort: MOST_CITED) { totalCount '
+                         'edges { node { citedByCount ids { source id } } } } } }', {"id": BANGOR})["institution"]["papers"]
+    assert papers["totalCount"] == len(truth.works_at(BANGOR))
+    expected = truth.most_cited(truth.works_at(BANGOR))
+    assert [c for _, c in ranked(papers)] == [c for _, c in expected][: len(papers["edges"])]
+    assert {w for w, _ in ranked(papers)} <= {w for w, _ in expected}
     weights = [e["node"]["weight"] for e in i["collaborators"]["edges"]]
     assert weights == sorted(weights, reverse=True) and all(w > 0 for w in weights)
 
@@ -363,6 +378,23 @@ def test_page_query_count_is_independent_of_page_size(client: GraphQLClient) -> 
         counts[first] = client.cypher_queries
     # page, authorships, categories, researcher metrics, institutions, parents
     assert counts == {6: 6, 12: 6, 24: 6}
+
+
+COAUTHOR_PROFILES = """
+query($id: String!, $first: Int!) { researcher(id: $id) { coauthors(first: $first) { edges { node { researcher {
+  paperCount hIndex authorPositions { first } fields(first: 3) { count } mostCitedPaper { title }
+  institutions { institution { name } } sameName { evidence } } } } } } }
+"""
+
+
+def test_profile_fields_of_list_items_are_batched(client: GraphQLClient) -> None:
+    counts = {}
+    for first in (3, 20):
+        edges = client.data(COAUTHOR_PROFILES, {"id": BUTCHER, "first": first})["researcher"]["coauthors"]["edges"]
+        assert len(edges) == first and all(e["node"]["researcher"]["paperCount"] >= 1 for e in edges)
+        counts[first] = client.cypher_queries
+    # lookup, co-author page, then one query each: metrics, positions, fields, most cited, institutions, same name
+    assert counts == {3: 8, 20: 8}
 
 
 # --- a real client: gql with schema introspection runs demo/EXAMPLES.md ---------------------
