@@ -132,3 +132,20 @@ def test_dead_neo4j_gives_unavailable(settings: Settings, caplog: pytest.LogCapt
         assert "Traceback" not in error["message"] and "neo4j" not in error["message"].split(":")[0]
         assert client.http.get("/health").status_code == 503
     assert any("dead-1" in r.getMessage() for r in caplog.records)
+
+
+def test_unexpected_error_is_masked_and_logged(driver, client: GraphQLClient, caplog: pytest.LogCaptureFixture) -> None:
+    """A malformed stored value (versions not a list) breaks a resolver: the client sees a masked error."""
+    driver.execute_query("MERGE (p:Paper {id: 'pbadbadbadba'}) SET p.title = 'Broken', p.versions = 5")
+    caplog.set_level(logging.INFO, logger="weft.api")
+    body = client.post(
+        '{ paper(id: "pbadbadbadba") { title versions { version } } version }', **{"x-request-id": "broken-7"}
+    )
+    assert body["data"] == {"paper": None, "version": "weft 0.1.0"}
+    error = only_error(body)
+    assert error["message"] == "Internal server error (request broken-7)."
+    assert error["extensions"] == {"code": "INTERNAL_SERVER_ERROR", "requestId": "broken-7"}
+    assert "TypeError" not in str(body) and "Traceback" not in str(body)
+    logged = [r for r in caplog.records if "broken-7" in r.getMessage()]
+    assert logged and logged[0].exc_info is not None
+    driver.execute_query("MATCH (p:Paper {id: 'pbadbadbadba'}) DETACH DELETE p")
