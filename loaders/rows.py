@@ -34,6 +34,7 @@ SOURCE_PRIORITY = {"openalex": 3, "s2": 2, "arxiv": 1}
 
 FULL_RECORD = 2  # the source's own record of this entity (a work, an author profile)
 MENTION = 1  # an entity seen inside another record (an author inside a work)
+ATTACH = 0  # only adds to an entity already in the graph (an S2 abstract row); never creates it
 
 # Relationship types a loader may emit, with (start label, end label).
 REL_ENDS: dict[str, tuple[str, str]] = {
@@ -59,7 +60,8 @@ class NodeRow:
     source: openalex | s2 | arxiv.
     props: shared properties (None values are dropped). `alt_names` (a list) is merged as a set union.
     source_props: this source's own values, already suffixed (`cited_by_count_openalex`).
-    level: FULL_RECORD or MENTION.
+    level: FULL_RECORD, MENTION or ATTACH (a row, and every relationship touching it, is dropped when
+      its entity is neither in the graph nor stated by another row of the batch).
     updated: the source's last-modified date of the record (ISO string; "" when unknown).
     owns: relationship types this row replaces for its source when it is the newest row of that
       source (works: AUTHORED, IN_CATEGORY, REFERENCES; authors: LISTED_AFFILIATION; institutions:

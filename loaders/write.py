@@ -18,10 +18,11 @@ from typing import Any
 
 from graph.driver import translated_errors
 from graph.ids import aliases, canonical_keys, key_property, node_id
+from loaders.claims import plan_claims
 from loaders.names import names_compatible
-from loaders.rows import REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
+from loaders.rows import ATTACH, REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
 from neo4j import Driver, ManagedTransaction
-from queries import derive, load_nodes, load_rels
+from queries import derive, load_claims, load_nodes, load_rels
 
 LABEL_ORDER = ("Institution", "Category", "Researcher", "Paper")
 _LOOKUP = {
@@ -148,6 +149,7 @@ class GraphWriter:
         """
         if not self.batches:
             return 0
+        self._claim(progress)
         steps = (
             ("citations", sorted(self.touched_papers), (derive.CLEAR_CITES_OUT, derive.BUILD_CITES_OUT, derive.BUILD_CITES_IN)),
             ("affiliations", sorted(self.touched_researchers), (derive.CLEAR_AFFILIATED, derive.BUILD_AFFILIATED)),
@@ -163,6 +165,18 @@ class GraphWriter:
             self._same_names(s, progress)
             version = s.execute_write(_bump)
         return version
+
+    def _claim(self, progress: Callable[[str, int, int], None] | None) -> None:
+        """Apply the id-less author claiming rule (loaders/claims.py) to every touched paper."""
+        papers = sorted(self.touched_papers)
+        with translated_errors("claiming id-less authors"), self.driver.session(database=self.database) as session:
+            for start in range(0, len(papers), DERIVE_CHUNK):
+                chunk = papers[start : start + DERIVE_CHUNK]
+                moves = session.execute_write(_claim_tx, chunk)
+                for move in moves:
+                    self.touched_researchers |= {move["from"], move["to"]}
+                if progress:
+                    progress("claims", min(start + DERIVE_CHUNK, len(papers)), len(papers))
 
     def _same_names(self, session: Any, progress: Callable[[str, int, int], None] | None) -> None:
         """Recompute SAME_NAME_AS in every same-name bucket a touched researcher is in."""
@@ -217,6 +231,14 @@ def _same_name_tx(tx: ManagedTransaction, ids: list[str], pairs: list[dict[str, 
         tx.run(derive.BUILD_SAME_NAME, pairs=pairs[start : start + 5000]).consume()
 
 
+def _claim_tx(tx: ManagedTransaction, papers: list[str]) -> list[dict[str, Any]]:
+    slots = [rec.data() for rec in tx.run(load_claims.CLAIM_SLOTS, ids=papers)]
+    moves = plan_claims(slots)
+    if moves:
+        tx.run(load_claims.APPLY_CLAIMS, moves=moves, sources=sorted(SOURCE_PRIORITY)).consume()
+    return moves
+
+
 def _run_all(tx: ManagedTransaction, statements: Iterable[str], ids: list[str]) -> None:
     for statement in statements:
         tx.run(statement, ids=ids).consume()
@@ -246,6 +268,10 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
             continue
         groups = _group_rows(label, rows, warnings)
         touched_researchers |= _resolve(tx, label, groups, warnings)
+        # rows that may only attach to an existing entity: dropped when there is none
+        groups = [g for g in groups if g.existed or any(r.node.level > ATTACH for r in g.rows)]
+        if not groups:
+            continue
         won = _upsert(tx, label, groups)
         for group in groups:
             for key in canonical_keys(label, group.keys):
@@ -261,8 +287,9 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
             effective |= {handle for handle, applied in won.items() if applied}
     row_ids = {handle: group.final_id for handle, group in groups_of.items()}
     touched_researchers |= _write_rels(tx, records, key_to_id, effective, row_ids)
-    papers = {key_to_id[("Paper", r.key)] for r in by_label["Paper"]}
-    touched_researchers |= {key_to_id[("Researcher", r.key)] for r in by_label["Researcher"]}
+    papers = {key_to_id[("Paper", r.key)] for r in by_label["Paper"] if ("Paper", r.key) in key_to_id}
+    touched_researchers |= {key_to_id[("Researcher", r.key)] for r in by_label["Researcher"]
+                            if ("Researcher", r.key) in key_to_id}
     return BatchOutcome(
         written=[(ri, 0) in effective for ri in range(len(records))],
         existed=[(ri, 0) in existed_rows for ri in range(len(records))],
@@ -289,8 +316,9 @@ def _conflicts(a: dict[str, str], b: dict[str, str]) -> list[str]:
 def _group_rows(label: str, rows: list[_Row], warnings: list[str]) -> list[_Group]:
     """Rows sharing any hard key become one group (deterministic order: best key, then rank).
 
-    A row whose keys would join two groups holding different values of one key property joins the
-    group of its best key only, and its conflicting keys are dropped (with a warning).
+    Two groups holding different values of one key property are never joined; a row that agrees
+    with a group on one key but not on another keeps the smaller value (with a warning), so the
+    outcome does not depend on the order rows arrive in.
     """
     ordered = sorted(rows, key=lambda r: (canonical_keys(label, r.node.keys), r.record_rank))
     groups: list[_Group] = []
@@ -314,11 +342,11 @@ def _group_rows(label: str, rows: list[_Row], warnings: list[str]) -> list[_Grou
                     if g == other:
                         owner[k] = target
                 groups[other] = _Group(label)
-        clash = _conflicts(groups[target].keys, row.node.keys)
-        if clash:
-            warnings.append(f"{label} {row.node.key}: {', '.join(clash)} differ from a row with the same key; "
-                            "kept apart")
-            row.node.keys = {k: v for k, v in row.node.keys.items() if k not in clash}
+        for prop in _conflicts(groups[target].keys, row.node.keys):
+            kept = min(groups[target].keys[prop], row.node.keys[prop])
+            warnings.append(f"{label} {row.key}: rows with the same key differ on {prop} "
+                            f"({groups[target].keys[prop]} / {row.node.keys[prop]}); kept {kept}")
+            groups[target].keys[prop] = row.node.keys[prop] = kept
         for k in canonical_keys(label, row.node.keys):
             if owner.get(k, target) != target:
                 prop, _ = key_property(label, k)
@@ -358,12 +386,11 @@ def _resolve(tx: ManagedTransaction, label: str, groups: list[_Group], warnings:
                 group.keys = {k: v for k, v in group.keys.items() if k not in shared}
                 union = {k: v for k, v in union.items() if k not in shared}
                 continue
-            if clash:  # the first node wins the keys it holds; the rows' other values are dropped
-                warnings.append(f"{label} {ranked[0]}: {', '.join(clash)} differ from {nid}; kept the graph's")
-                for r in group.rows:
-                    r.node.keys = {k: v for k, v in r.node.keys.items() if k not in clash}
-                group.keys = {k: v for k, v in group.keys.items() if k not in clash}
-                union = {k: v for k, v in union.items() if k not in clash}
+            for prop in clash:  # one entity, two values of a weaker key: the smaller, whatever the order
+                kept = min(union[prop], node_keys[prop])
+                warnings.append(f"{label} {ranked[0]}: {prop} differs from {nid} ({union[prop]} / "
+                                f"{node_keys[prop]}); kept {kept}")
+                union[prop] = node_keys[prop] = kept
             accepted.append((nid, node_keys))
             union.update(node_keys)
         group.keys = union
@@ -388,7 +415,7 @@ def _resolve(tx: ManagedTransaction, label: str, groups: list[_Group], warnings:
 
 
 def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tuple[int, int], bool]:
-    """Upsert one row per node and source (its newest row; the others only fill gaps).
+    """Upsert one row per node and source: each property from the source's highest-ranked row having it.
 
     Returns {(record, index): won} for the rows sent (each group's newest row per source).
     """
@@ -402,15 +429,15 @@ def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tu
         for source, rows in sorted(by_source.items()):
             rows.sort(key=lambda r: r.record_rank, reverse=True)
             leader = rows[0].node
-            props = {k: v for k, v in leader.props.items() if v is not None and k != "alt_names"}
-            fill: dict[str, Any] = {}
+            props: dict[str, Any] = {}
+            ranks: dict[str, str] = {}
             names: set[str] = set()
-            for r in rows:
+            for r in rows:  # each property from the highest-ranked row that has it
                 for k, v in r.node.props.items():
                     if k == "alt_names":
                         names.update(v or [])
-                    elif v is not None and k not in props and k not in fill:
-                        fill[k] = v
+                    elif v is not None and k not in props:
+                        props[k], ranks[k] = v, r.record_rank
                 if label in ("Researcher", "Institution") and r.node.props.get("name"):
                     names.add(r.node.props["name"])
             handles.append((rows[0].record, rows[0].index))
@@ -420,10 +447,9 @@ def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tu
                 "keys": group.keys,
                 "aliases": alias_ids,
                 "props": props,
-                "fill": fill,
+                "ranks": ranks,
                 "source_props": {k: v for k, v in leader.source_props.items() if v is not None},
                 "alt_names": sorted(names) if label in ("Researcher", "Institution") else None,
-                "record_rank": rows[0].record_rank,
                 "source_rank": rows[0].source_rank,
                 "rank_property": f"{source}_rank",
                 "loaded_property": f"{source}_loaded_at",
@@ -445,7 +471,7 @@ def _write_rels(
     refs: dict[str, dict[str, str]] = {}
     for ri, record in enumerate(records):
         for ni, node in enumerate(record.nodes):
-            if (ri, ni) in effective:
+            if (ri, ni) in effective and (ri, ni) in row_ids:
                 for rel_type in node.owns:
                     owners.setdefault((rel_type, row_ids[(ri, ni)], node.source), [])
         for rel in record.rels:
@@ -453,6 +479,9 @@ def _write_rels(
                 continue
             start_label, end_label = REL_ENDS[rel.type]
             source = record.nodes[rel.owner if rel.owner is not None else 0].source
+            if (start_label, rel.start) not in key_to_id or (
+                    end_label != "Ref" and (end_label, rel.end) not in key_to_id):
+                continue  # an end that could only attach, and found nothing
             start = key_to_id[(start_label, rel.start)]
             if end_label == "Ref":
                 end = rel.end

@@ -51,18 +51,22 @@ RETURN g.g AS g, n.id AS id, n {.key} AS keys
 
 # --- merging two nodes a row proved to be one ---------------------------------------------
 # Each takes $merges = [{loser, survivor}] (internal ids): moves the loser's loaded relationships
-# onto the survivor (derived ones are dropped and recomputed), deletes the loser, then fills the
-# survivor's missing properties from it (the loser's values win where its record_rank is higher).
+# onto the survivor (derived ones are dropped and recomputed), deletes the loser, then takes each of
+# its properties the survivor lacks or holds from a lower-ranked row (`prop_ranks`).
 # Returns {survivor, touched}: ids of researchers whose derived relationships must be recomputed.
 
 _FILL_SURVIVOR: LiteralString = """
-WITH l, s, properties(l) AS lp, s.record_rank AS sr, touched
+WITH l, s, properties(l) AS lp, coalesce(s.prop_ranks, []) AS sr, coalesce(l.prop_ranks, []) AS lr, touched
 DETACH DELETE l
-WITH s, lp, sr, touched
-FOREACH (k IN [k IN keys(lp) WHERE NOT k IN ['id', 'aliases', 'alt_names']] |
-  SET s[k] = CASE WHEN lp.record_rank > sr THEN coalesce(lp[k], s[k]) ELSE coalesce(s[k], lp[k]) END)
-SET s.alt_names = CASE WHEN lp.alt_names IS NULL THEN s.alt_names
-  ELSE COLLECT { UNWIND coalesce(s.alt_names, []) + lp.alt_names AS x RETURN DISTINCT x ORDER BY x } END
+WITH s, lp, sr, lr, touched,
+     [k IN keys(lp) WHERE NOT k IN ['id', 'aliases', 'alt_names', 'prop_ranks'] AND (s[k] IS NULL OR
+        any(x IN lr WHERE x STARTS WITH k + '=' AND none(y IN sr WHERE y STARTS WITH k + '=' AND y >= x)))] AS take
+FOREACH (k IN take | SET s[k] = lp[k])
+SET s.prop_ranks = COLLECT { UNWIND [x IN sr WHERE none(k IN take WHERE x STARTS WITH k + '=')]
+                                    + [x IN lr WHERE any(k IN take WHERE x STARTS WITH k + '=')] AS x
+                             RETURN x ORDER BY x },
+    s.alt_names = CASE WHEN lp.alt_names IS NULL THEN s.alt_names
+      ELSE COLLECT { UNWIND coalesce(s.alt_names, []) + lp.alt_names AS x RETURN DISTINCT x ORDER BY x } END
 RETURN s.id AS survivor, touched
 """
 
@@ -155,24 +159,24 @@ SET r.institution_ids = COLLECT { UNWIND r.institution_ids AS x
 """
 
 # --- upsert -----------------------------------------------------------------------------------
-# $rows = [{i, id, keys, aliases, props, fill, source_props, alt_names, record_rank, source_rank,
-# rank_property, loaded_property}], one per node and source. Keys and aliases always; this source's
-# own values when the row is the newest of its source; shared `props` when it outranks the node
-# (else they only fill gaps); `fill` (lower-ranked rows' values) only ever fills gaps.
+# $rows = [{i, id, keys, aliases, props, ranks, source_props, alt_names, source_rank, rank_property,
+# loaded_property}], one per node and source. Keys and aliases always; this source's own values when
+# the row is the newest of its source (`<source>_rank`); each shared property when the row's rank
+# for it (`ranks[k]`) is at least the rank it was last written with (`prop_ranks`: sorted
+# `name=rank` strings), so every property holds the highest-ranked value any row gave it.
 # Returns {i, won}: won = the row is (now) the newest of its source, so its owned edges apply.
 
 _UPSERT_BODY: LiteralString = """
-WITH n, row, n[row.rank_property] AS old_source_rank, n.record_rank AS old_rank
-WITH n, row, old_source_rank IS NULL OR row.source_rank >= old_source_rank AS won,
-     old_rank IS NULL OR row.record_rank >= old_rank AS leads
+WITH n, row, n[row.rank_property] AS old_source_rank, coalesce(n.prop_ranks, []) AS ranks
+WITH n, row, ranks, old_source_rank IS NULL OR row.source_rank >= old_source_rank AS won
+WITH n, row, ranks, won,
+     [k IN keys(row.props) WHERE none(x IN ranks WHERE x STARTS WITH k + '=' AND x > k + '=' + row.ranks[k])] AS take
 SET n += row.keys, n.aliases = row.aliases, n[row.loaded_property] = datetime(),
     n += CASE WHEN won THEN row.source_props ELSE {} END,
     n[row.rank_property] = CASE WHEN won THEN row.source_rank ELSE n[row.rank_property] END,
-    n += CASE WHEN leads THEN row.props ELSE {} END,
-    n.record_rank = CASE WHEN leads THEN row.record_rank ELSE n.record_rank END
-WITH n, row, won, CASE WHEN leads THEN {} ELSE row.props END AS gaps
-FOREACH (k IN [k IN keys(gaps) WHERE n[k] IS NULL] | SET n[k] = gaps[k])
-FOREACH (k IN [k IN keys(row.fill) WHERE n[k] IS NULL] | SET n[k] = row.fill[k])
+    n.prop_ranks = COLLECT { UNWIND [x IN ranks WHERE none(k IN take WHERE x STARTS WITH k + '=')]
+                                    + [k IN take | k + '=' + row.ranks[k]] AS x RETURN x ORDER BY x }
+FOREACH (k IN take | SET n[k] = row.props[k])
 FOREACH (_ IN CASE WHEN row.alt_names IS NULL THEN [] ELSE [1] END |
   SET n.alt_names = COLLECT { UNWIND coalesce(n.alt_names, []) + row.alt_names AS x RETURN DISTINCT x ORDER BY x })
 """

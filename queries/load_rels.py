@@ -60,7 +60,10 @@ MERGE (a)-[r:LISTED_AFFILIATION]->(i)
 # edges must be recomputed (AUTHORED, LISTED_AFFILIATION) or {released} counts.
 
 _DROP_SOURCE: LiteralString = """
-SET r.sources = [x IN coalesce(r.sources, []) WHERE x <> o.source]
+SET r.sources = [x IN coalesce(r.sources, []) WHERE x <> o.source],
+    r.claimed_sources = CASE WHEN r.claimed_sources IS NULL OR size(r.claimed_sources) = 0 THEN null
+      WHEN [x IN r.claimed_sources WHERE x <> o.source] = [] THEN null
+      ELSE [x IN r.claimed_sources WHERE x <> o.source] END
 WITH r, other, size(r.sources) = 0 AS orphan
 FOREACH (_ IN CASE WHEN orphan THEN [1] ELSE [] END | DELETE r)
 """
