@@ -149,3 +149,9 @@ def test_unexpected_error_is_masked_and_logged(driver, client: GraphQLClient, ca
     logged = [r for r in caplog.records if "broken-7" in r.getMessage()]
     assert logged and logged[0].exc_info is not None
     driver.execute_query("MATCH (p:Paper {id: 'pbadbadbadba'}) DETACH DELETE p")
+
+
+def test_graphiql_and_health(driver, client: GraphQLClient) -> None:
+    page = client.http.get("/graphql", headers={"accept": "text/html"})
+    assert page.status_code == 200 and "graphiql" in page.text.lower()
+    assert client.http.get("/health").json() == {"status": "ok", "neo4j": "up"}
