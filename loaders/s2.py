@@ -31,11 +31,9 @@ from graph.ids import (
 )
 from loaders.arxiv import canonical_id as canonical_arxiv_id
 from loaders.names import clean_whitespace, is_person_name, name_key
-from loaders.rows import FULL_RECORD, MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
+from loaders.rows import ATTACH, FULL_RECORD, MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
 
 SOURCE = "s2"
-# Level of a row that only updates a node already in the graph (never creates it); below MENTION.
-ATTACH = 0
 DATASET_KINDS = ("papers", "authors", "citations", "paper-ids", "abstracts", "tldrs", "publication-venues")
 _S2_URL = re.compile(r"semanticscholar\.org/paper/(?:[^/]+/)?([0-9a-f]{40})", re.IGNORECASE)
 
