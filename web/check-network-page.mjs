@@ -1,5 +1,5 @@
 // Drives the network page in Debian's headless Chromium (playwright-core, no downloaded browser):
-// waits for the drawing, clicks a researcher, waits for the re-centred drawing, saves a screenshot
+// waits for the drawing, applies a minimum weight with the controls, clicks a researcher, waits for the re-centred drawing, saves a screenshot
 // (SCREENSHOT, and SCREENSHOT with -recentred before .png after the click)
 // and prints one JSON object with what it saw. Usage: node check-network-page.mjs URL SCREENSHOT
 import { chromium } from "playwright-core";
@@ -45,6 +45,16 @@ try {
   await ready(null);
   report.first = await snapshot();
   await page.screenshot({ path: screenshot, fullPage: false });
+
+  // The controls: minimum weight 2 redraws a smaller network (and the URL says so).
+  await page.fill("input[name=minWeight]", "2");
+  await page.click("button[type=submit]");
+  await page.waitForFunction(
+    () => document.body.dataset.state === "ready" && window.location.search.includes("minWeight=2"),
+    null,
+    { timeout: 60000 },
+  );
+  report.filtered = await snapshot();
 
   // The non-centre node farthest from its nearest neighbour on screen, so the click hits only it.
   const target = await page.evaluate(() => {

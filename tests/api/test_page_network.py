@@ -1,6 +1,6 @@
 """The network page in a real headless Chromium (Debian's package, driven by npm playwright-core):
-it loads without console errors, draws as many researchers as the API returns, and a click on a
-researcher re-centres the drawing on them. The screenshot goes to test-artifacts/network.png."""
+it loads without console errors, draws as many researchers as the API returns, the minimum-weight
+control redraws the filtered network, and a click on a researcher re-centres the drawing on them. The screenshot goes to test-artifacts/network.png."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ BUTCHER = "A5032473237"
 WEB = PROJECT_ROOT / "web"
 SCRIPT = WEB / "check-network-page.mjs"
 ARTIFACTS = PROJECT_ROOT / "test-artifacts"
-COUNT = "query($id: String!) { researcherNetwork(id: $id, depth: 2) { centre nodes { id } edges { source } } }"
+COUNT = """query($id: String!, $minWeight: Int!) {
+  researcherNetwork(id: $id, depth: 2, minWeight: $minWeight) { centre nodes { id } edges { source } } }"""
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +52,9 @@ def run_page(base: str, path: str, screenshot: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def api_network(base: str, researcher: str) -> dict:
-    response = httpx.post(f"{base}/graphql", json={"query": COUNT, "variables": {"id": researcher}}, timeout=60)
+def api_network(base: str, researcher: str, min_weight: int = 1) -> dict:
+    variables = {"id": researcher, "minWeight": min_weight}
+    response = httpx.post(f"{base}/graphql", json={"query": COUNT, "variables": variables}, timeout=60)
     return response.json()["data"]["researcherNetwork"]
 
 
@@ -76,11 +78,16 @@ def test_page_draws_the_api_network_and_click_recentres(page_server: LiveServer)
     assert first["drawnNodes"] == first["apiNodeCount"] == len(expected["nodes"]) > 1
     assert first["drawnEdges"] == len(expected["edges"])
 
+    filtered, heavy = report["filtered"], api_network(base, BUTCHER, min_weight=2)
+    assert filtered["drawnNodes"] == filtered["apiNodeCount"] == len(heavy["nodes"]) < len(expected["nodes"])
+    assert filtered["drawnEdges"] == len(heavy["edges"])
+    assert "minWeight=2" in filtered["path"] and "depth=2" in filtered["path"]
+
     clicked = report["clicked"]
-    assert clicked in {n["id"] for n in expected["nodes"]} and clicked != expected["centre"]
+    assert clicked in {n["id"] for n in heavy["nodes"]} and clicked != heavy["centre"]
     assert "papers" in report["tooltip"]
     second = report["second"]
-    recentred = api_network(base, clicked)
+    recentred = api_network(base, clicked, min_weight=2)
     assert second["centre"] == clicked == recentred["centre"]
     assert second["drawnNodes"] == len(recentred["nodes"])
     assert second["path"].startswith(f"/researchers/{clicked}/network")
