@@ -4,8 +4,10 @@ Node properties as queries/load_nodes.py's upserts leave them (keys, aliases, ra
 `alt_names_text`, the default `cited_by_count`); stored relationships with `source`/`sources`
 and AUTHORED `institution_ids`; then queries/derive.py's derived relationships: CITES (a
 REFERENCES whose Ref key a loaded paper holds, never to itself), COAUTHORED_WITH (weight = shared
-papers, first/last year, from the smaller id to the larger) and AFFILIATED_WITH (papers stating
-the institution on an authorship, first/last year from those papers and the listed years).
+papers, first/last year, from the smaller id to the larger), AFFILIATED_WITH (papers stating
+the institution on an authorship, first/last year from those papers and the listed years) and
+SAME_NAME_AS (compatible names in one name_key bucket, loaders.write.same_name_pairs, with the
+shared co-authors, institutions, overlapping years and shared papers as evidence).
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from graph.ids import aliases
+from loaders.claims import plan_claims
 from loaders.csv_files import GraphBuffer
+from loaders.write import same_name_pairs
 
 if TYPE_CHECKING:
     from loaders.csv_export import MemoryGraph, Node
@@ -29,7 +33,7 @@ def node_properties(node: Node, loaded_at: datetime) -> dict[str, Any]:
     """Every property the online writer leaves on a node (empty lists omitted: CSV cannot hold them)."""
     props: dict[str, Any] = {**node.props, **node.source_props, **node.keys, "id": node.id}
     props["aliases"] = aliases(node.label, node.keys) or None
-    props["record_rank"] = node.record_rank
+    props["prop_ranks"] = sorted(f"{k}={rank}" for k, rank in node.prop_ranks.items()) or None
     for source, rank in node.source_ranks.items():
         props[f"{source}_rank"] = rank
     for source in node.loaded:
@@ -46,6 +50,42 @@ def node_properties(node: Node, loaded_at: datetime) -> dict[str, Any]:
     elif node.alt_names:
         props["alt_names"] = sorted(node.alt_names)
     return props
+
+
+def apply_claims(graph: MemoryGraph) -> None:
+    """loaders/claims.py's rule over every paper (queries/load_claims.py's slots and moves)."""
+    slots_at: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
+    by_id: dict[str, Node] = {}
+    for (rel_type, researcher, paper), edge in graph.rels.items():
+        if rel_type != "AUTHORED" or edge.props.get("rank") is None:
+            continue
+        by_id[researcher.id] = researcher
+        by_id[paper.id] = paper
+        keys = researcher.keys
+        slots_at[(paper.id, edge.props["rank"])].append({
+            "paper": paper.id, "rank": edge.props["rank"], "researcher": researcher.id,
+            "scoped": "scoped_key" in keys, "name": researcher.props.get("name"),
+            "key_rank": 0 if "orcid" in keys else 1 if "openalex_id" in keys else 2 if "s2_id" in keys else 3,
+            "sources": sorted(edge.sources), "claimed": sorted(edge.claimed),
+        })
+    slots = [s for group in slots_at.values() if len(group) > 1 and any(s["scoped"] or s["claimed"] for s in group)
+             for s in group]
+    for move in plan_claims(slots):
+        paper, src, dst = by_id[move["paper"]], by_id[move["from"]], by_id[move["to"]]
+        f, t = graph.rels.get(("AUTHORED", src, paper)), graph.rels.get(("AUTHORED", dst, paper))
+        if f is None or t is None:
+            continue
+        moved = set(move["sources"])
+        t.sources |= moved
+        t.claimed |= moved
+        f.sources -= moved
+        f.claimed -= moved
+        if not f.sources:
+            graph._drop_edge(("AUTHORED", src, paper))
+            if "scoped_key" in src.keys and not any(k[0] == "AUTHORED" and k[1] is src for k in src.edges):
+                for key in list(src.edges):
+                    graph._drop_edge(key)
+                graph.deleted.add(id(src))
 
 
 def add_relationships(graph: MemoryGraph, buffer: GraphBuffer) -> None:
@@ -67,7 +107,8 @@ def add_relationships(graph: MemoryGraph, buffer: GraphBuffer) -> None:
     for (rel_type, start_node, end), edge in graph.rels.items():
         start = start_node.find()
         sid = id_of(start)
-        props = {**edge.props, "source": edge.source, "sources": sorted(edge.sources)}
+        props = {**edge.props, "source": edge.source, "sources": sorted(edge.sources),
+                 "claimed_sources": sorted(edge.claimed) or None}
         if rel_type == "REFERENCES":
             buffer.put_relationship("REFERENCES", ("Paper", sid), ("Ref", end), props)
             target = papers.get(end)
@@ -89,8 +130,17 @@ def add_relationships(graph: MemoryGraph, buffer: GraphBuffer) -> None:
         buffer.put_relationship(
             STORED_TYPE.get(rel_type, rel_type), (start.label, sid), (end_node.label, eid), props
         )
-    _coauthorships(buffer, authors_of, year_of)
-    _affiliations(buffer, stated, listed, year_of)
+    pairs = coauthor_pairs(authors_of, year_of)
+    for (a, b), (weight, first, last) in pairs.items():
+        buffer.put_relationship("COAUTHORED_WITH", ("Researcher", a), ("Researcher", b),
+                                {"weight": weight, "first_year": first, "last_year": last})
+    affiliated = _affiliations(buffer, stated, listed, year_of)
+    people = [
+        {"name_key": n.props["name_key"], "id": id_of(n), "name": n.props.get("name"),
+         "is_person": n.props.get("is_person", True)}
+        for n in graph.live_nodes() if n.label == "Researcher" and n.props.get("name_key")
+    ]
+    _same_names(buffer, people, pairs, affiliated, authors_of, year_of)
 
 
 def coauthor_pairs(
@@ -112,19 +162,15 @@ def coauthor_pairs(
     return {pair: (w, first, last) for pair, (w, first, last) in pairs.items()}
 
 
-def _coauthorships(buffer: GraphBuffer, authors_of: dict[str, list[str]], year_of: dict[str, int | None]) -> None:
-    for (a, b), (weight, first, last) in coauthor_pairs(authors_of, year_of).items():
-        buffer.put_relationship("COAUTHORED_WITH", ("Researcher", a), ("Researcher", b),
-                                {"weight": weight, "first_year": first, "last_year": last})
-
-
 def _affiliations(
     buffer: GraphBuffer,
     stated: dict[tuple[str, str], set[str]],
     listed: dict[tuple[str, str], list[int | None]],
     year_of: dict[str, int | None],
-) -> None:
-    for pair in stated.keys() | listed.keys():
+) -> set[tuple[str, str]]:
+    """AFFILIATED_WITH into `buffer`; returns the (researcher, institution) pairs."""
+    pairs = stated.keys() | listed.keys()
+    for pair in pairs:
         papers = stated.get(pair, set())
         years = [y for p in papers if (y := year_of.get(p)) is not None]
         years += [y for y in listed.get(pair, []) if y is not None]
@@ -132,4 +178,67 @@ def _affiliations(
             "papers": len(papers),
             "first_year": min(years) if years else None,
             "last_year": max(years) if years else None,
+        })
+    return pairs
+
+
+def _span(papers: set[str], year_of: dict[str, int | None]) -> tuple[int | None, int | None]:
+    years = [y for p in papers if (y := year_of.get(p)) is not None]
+    return (min(years), max(years)) if years else (None, None)
+
+
+def overlap_years(span_a: tuple[int | None, int | None], span_b: tuple[int | None, int | None]) -> int:
+    """Overlapping active years as BUILD_SAME_NAME computes them (nulls give 0)."""
+    (a0, a1), (b0, b1) = span_a, span_b
+    hi = a1 if a1 is not None and b1 is not None and a1 < b1 else b1
+    lo = a0 if a0 is not None and b0 is not None and a0 > b0 else b0
+    if hi is None or lo is None or hi - lo + 1 < 0:
+        return 0
+    return hi - lo + 1
+
+
+def _same_names(
+    buffer: GraphBuffer,
+    people: list[dict[str, Any]],
+    coauthors: dict[tuple[str, str], tuple],
+    affiliated: set[tuple[str, str]],
+    authors_of: dict[str, list[str]],
+    year_of: dict[str, int | None],
+) -> None:
+    """SAME_NAME_AS between compatible names of one name_key bucket, with derive.py's evidence."""
+    candidates = same_name_pairs(people)
+    if not candidates:
+        return
+    neighbours: dict[str, set[str]] = defaultdict(set)
+    for a, b in coauthors:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    institutions: dict[str, set[str]] = defaultdict(set)
+    for researcher, institution in affiliated:
+        institutions[researcher].add(institution)
+    papers_of: dict[str, set[str]] = defaultdict(set)
+    for paper, authors in authors_of.items():
+        for researcher in authors:
+            papers_of[researcher].add(paper)
+    name_key = {p["id"]: p["name_key"] for p in people}
+    for pair in candidates:
+        a, b = pair["a"], pair["b"]
+        shared_coauthors = len(neighbours[a] & neighbours[b])
+        shared_institutions = len(institutions[a] & institutions[b])
+        shared_papers = len(papers_of[a] & papers_of[b])
+        overlap = overlap_years(_span(papers_of[a], year_of), _span(papers_of[b], year_of))
+        evidence = [f"same name key: {name_key[a]}"]
+        if shared_coauthors > 0:
+            evidence.append(f"shared co-authors: {shared_coauthors}")
+        if shared_institutions > 0:
+            evidence.append(f"shared institutions: {shared_institutions}")
+        if overlap > 0:
+            evidence.append(f"overlapping years: {overlap}")
+        if shared_papers > 0:
+            evidence.append(f"listed together on {shared_papers} paper(s)")
+        buffer.put_relationship("SAME_NAME_AS", ("Researcher", a), ("Researcher", b), {
+            "shared_coauthors": shared_coauthors,
+            "shared_institutions": shared_institutions,
+            "overlapping_years": overlap,
+            "evidence": evidence,
         })

@@ -23,7 +23,7 @@ from graph.ids import canonical_keys, key_property, node_id
 from loaders import csv_derived
 from loaders.csv_files import GraphBuffer, write_import_csv
 from loaders.reader import Problem, read_records
-from loaders.rows import REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
+from loaders.rows import ATTACH, REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
 from loaders.run import plan, source_module
 from loaders.write import LABEL_ORDER, _ranked, _Row, check_record
 
@@ -33,16 +33,16 @@ OWNER_IS_START = {"AUTHORED": False, "IN_CATEGORY": True, "REFERENCES": True,
 
 
 class Node:
-    """One node being built: its keys, properties and ranks, and the edges it owns."""
+    """One node being built: its keys, properties with the rank each was written with, its edges."""
 
-    __slots__ = ("label", "keys", "props", "record_rank", "source_props", "source_ranks",
+    __slots__ = ("label", "keys", "props", "prop_ranks", "source_props", "source_ranks",
                  "alt_names", "loaded", "merged_into", "edges")
 
     def __init__(self, label: str) -> None:
         self.label = label
         self.keys: dict[str, str] = {}
         self.props: dict[str, Any] = {}
-        self.record_rank: str | None = None
+        self.prop_ranks: dict[str, str] = {}
         self.source_props: dict[str, Any] = {}
         self.source_ranks: dict[str, str] = {}
         self.alt_names: set[str] | None = None
@@ -65,14 +65,16 @@ class Node:
 class Edge:
     """A loaded relationship: its properties, the source that set them, every source stating it."""
 
-    __slots__ = ("props", "source", "sources")
+    __slots__ = ("props", "source", "sources", "claimed")
 
     def __init__(self) -> None:
         self.props: dict[str, Any] = {}
         self.source: str | None = None
         self.sources: set[str] = set()
+        self.claimed: set[str] = set()
 
     def state(self, source: str, props: dict[str, Any]) -> None:
+        """queries/load_rels.py's _SET_FROM_SOURCE: the highest-priority source sets the properties."""
         if self.source is None or SOURCE_PRIORITY[source] >= SOURCE_PRIORITY[self.source]:
             self.props.update(props)
             self.source = source
@@ -90,7 +92,7 @@ def _conflicts(a: dict[str, str], b: dict[str, str]) -> list[str]:
 
 
 class MemoryGraph:
-    """Rows applied in memory with the online writer's identity and precedence rules."""
+    """Rows applied in memory, one record at a time, with the online writer's rules."""
 
     def __init__(self) -> None:
         self.index: dict[str, dict[str, Node]] = {label: {} for label in LABEL_ORDER}
@@ -99,19 +101,27 @@ class MemoryGraph:
         # (row type, start node, end node or Ref key) -> Edge
         self.rels: dict[tuple, Edge] = {}
         self.warnings: list[str] = []
+        self.deleted: set[int] = set()  # id() of nodes deleted by claims
 
     # --- nodes -------------------------------------------------------------------------------
 
-    def _resolve(self, row: NodeRow) -> Node:
-        """The node a row names, after merging the nodes it proves to be one (keys may be dropped)."""
-        label = row.label
+    def _hits(self, label: str, keys: dict[str, str]) -> list[Node]:
         index = self.index[label]
-        ranked = canonical_keys(label, row.keys)
         hits: list[Node] = []
-        for key in ranked:
+        for key in canonical_keys(label, keys):
             node = index.get(key)
             if node is not None and node.find() not in hits:
                 hits.append(node.find())
+        return hits
+
+    def _resolve(self, row: NodeRow, attach_only: bool) -> Node | None:
+        """The node a row names (write.py's _resolve), merging nodes it proves to be one; None
+        for an ATTACH row that finds nothing."""
+        label = row.label
+        ranked = canonical_keys(label, row.keys)
+        hits = self._hits(label, row.keys)
+        hits.sort(key=lambda n: (min((ranked.index(k) for k in canonical_keys(label, n.keys) if k in ranked),
+                                     default=len(ranked)), n.id))
         accepted: list[Node] = []
         union = dict(row.keys)
         for node in hits:
@@ -122,13 +132,15 @@ class MemoryGraph:
                 union = {k: v for k, v in union.items() if k not in shared}
                 self.warnings.append(f"{label} {ranked[0]}: also names {node.id}; kept apart")
                 continue
-            if clash:
-                row.keys = {k: v for k, v in row.keys.items() if k not in clash}
-                union = {k: v for k, v in union.items() if k not in clash}
-                self.warnings.append(f"{label} {ranked[0]}: {', '.join(clash)} differ from {node.id}")
+            for prop in clash:  # one entity, two values of a weaker key: the smaller one
+                kept = min(union[prop], node.keys[prop])
+                self._rekey(node, prop, kept)
+                union[prop] = kept
             accepted.append(node)
             union.update(node.keys)
         if not accepted:
+            if attach_only:
+                return None
             node = Node(label)
             self.nodes.append(node)
         else:
@@ -139,8 +151,17 @@ class MemoryGraph:
                     self._merge(node, other)
         node.keys.update(union)
         for key in canonical_keys(label, node.keys):
-            index[key] = node
+            self.index[label][key] = node
         return node
+
+    def _rekey(self, node: Node, prop: str, value: str) -> None:
+        old = node.keys.get(prop)
+        if old == value:
+            return
+        for key in canonical_keys(node.label, {prop: old}):
+            if self.index[node.label].get(key) is node:
+                del self.index[node.label][key]
+        node.keys[prop] = value
 
     def _upsert(self, node: Node, row: NodeRow, source_rank: str, record_rank: str) -> bool:
         """queries/load_nodes.py's upsert body; returns whether the row is the newest of its source."""
@@ -150,28 +171,33 @@ class MemoryGraph:
         if won:
             node.source_props.update({k: v for k, v in row.source_props.items() if v is not None})
             node.source_ranks[row.source] = source_rank
-        props = {k: v for k, v in row.props.items() if v is not None and k != "alt_names"}
-        if node.record_rank is None or record_rank >= node.record_rank:
-            node.props.update(props)
-            node.record_rank = record_rank
-        else:
-            for k, v in props.items():
-                node.props.setdefault(k, v)
+        for k, v in row.props.items():
+            if v is None or k == "alt_names":
+                continue
+            held = node.prop_ranks.get(k)
+            if held is None or held <= record_rank:
+                node.props[k] = v
+                node.prop_ranks[k] = record_rank
         if row.label in ("Researcher", "Institution"):
             names = set(row.props.get("alt_names") or ())
-            if props.get("name"):
-                names.add(props["name"])
+            if row.props.get("name"):
+                names.add(row.props["name"])
             node.alt_names = (node.alt_names or set()) | names
         return won
 
     def _merge(self, survivor: Node, loser: Node) -> None:
-        """queries/load_nodes.py's MERGE_*: edges move, the survivor's gaps are filled."""
-        loser_leads = (loser.record_rank or "") > (survivor.record_rank or "")
-        first, second = (loser, survivor) if loser_leads else (survivor, loser)
-        survivor.props = {**second.props, **first.props}
-        survivor.source_props = {**second.source_props, **first.source_props}
-        survivor.source_ranks = {**second.source_ranks, **first.source_ranks}
-        survivor.record_rank = first.record_rank
+        """queries/load_nodes.py's MERGE_* and _FILL_SURVIVOR: edges move; the survivor takes each
+        property it lacks or holds with a lower rank."""
+        for k, v in loser.props.items():
+            lr, sr = loser.prop_ranks.get(k), survivor.prop_ranks.get(k)
+            if k not in survivor.props or (lr is not None and (sr is None or sr < lr)):
+                survivor.props[k] = v
+                if lr is not None:
+                    survivor.prop_ranks[k] = lr
+        for k, v in loser.source_props.items():
+            survivor.source_props.setdefault(k, v)
+        for k, v in loser.source_ranks.items():
+            survivor.source_ranks.setdefault(k, v)
         for k, v in loser.keys.items():
             survivor.keys.setdefault(k, v)
         if loser.alt_names is not None:
@@ -204,77 +230,107 @@ class MemoryGraph:
             if isinstance(n, Node):
                 n.edges.add(key)
 
-    def _release(self, owner: Node, rel_type: str, source: str) -> None:
-        """queries/load_rels.py's RELEASE_*: the owner's edges of a type no longer stated by `source`."""
-        start_side = OWNER_IS_START[rel_type]
-        for key in [k for k in owner.edges if k[0] == rel_type and (k[1] if start_side else k[2]) is owner]:
+    def _drop_edge(self, key: tuple) -> None:
+        del self.rels[key]
+        for n in key[1:]:
+            if isinstance(n, Node):
+                n.edges.discard(key)
+
+    def _release(self, owner: Node, rel_type: str, source: str, keep: set) -> None:
+        """queries/load_rels.py's RELEASE_*: `source` leaves the owner's edges of a type whose other
+        end it no longer states; edges no source states are deleted."""
+        owner_at_start = OWNER_IS_START[rel_type]
+        for key in [k for k in owner.edges if k[0] == rel_type]:
+            if (key[1] if owner_at_start else key[2]) is not owner:
+                continue
+            other = key[2] if owner_at_start else key[1]
+            if other in keep:
+                continue
             edge = self.rels[key]
+            if source not in edge.sources:
+                continue
             edge.sources.discard(source)
+            edge.claimed.discard(source)
             if not edge.sources:
-                del self.rels[key]
-                for n in key[1:]:
-                    if isinstance(n, Node):
-                        n.edges.discard(key)
+                self._drop_edge(key)
 
     def apply_record(self, rows: RecordRows) -> None:
-        """Apply one record as a batch of one (loaders/write.py's order: labels, then edges)."""
+        """Apply one checked record as a batch of one (write.py's order: labels, then edges)."""
         ranks = [row_ranks(row) for row in rows.nodes]
-        local: dict[tuple[str, str], Node] = {}
-        won: dict[int, bool] = {}
         row_keys = [row.key for row in rows.nodes]
+        local: dict[tuple[str, str], Node] = {}
+        best: dict[tuple[int, str], int] = {}
+        won: dict[int, bool] = {}
         for label in LABEL_ORDER:
-            order = sorted((i for i, row in enumerate(rows.nodes) if row.label == label),
-                           key=lambda i: ranks[i][1])
+            order = [i for i, row in enumerate(rows.nodes) if row.label == label]
+            order.sort(key=lambda i: ranks[i][1], reverse=True)
             for i in order:
                 row = rows.nodes[i]
-                node = self._resolve(row)
-                won[i] = self._upsert(node, row, *ranks[i])
+                attach_only = all(rows.nodes[j].level <= ATTACH for j in order
+                                  if rows.nodes[j].label == label and row_keys[j] == row_keys[i])
+                node = self._resolve(row, attach_only)
+                if node is None:
+                    continue
                 local[(label, row_keys[i])] = node
-        best: dict[tuple[int, str], int] = {}
-        for i, row in enumerate(rows.nodes):
-            handle = (id(local[(row.label, row_keys[i])].find()), row.source)
-            if handle not in best or ranks[i][0] > ranks[best[handle]][0]:
-                best[handle] = i
-        effective = {i for i in best.values() if won[i]}
+                handle = (id(node), row.source)
+                if handle not in best:
+                    best[handle] = i
+                    won[i] = self._upsert(node, row, *ranks[i])
+                else:
+                    self._upsert(node, row, *ranks[i])
+        effective = {i for i, applied in won.items() if applied}
+        owners: dict[tuple[str, int, str], set] = {}
         for i in sorted(effective):
             row = rows.nodes[i]
             for rel_type in row.owns:
-                self._release(local[(row.label, row_keys[i])].find(), rel_type, row.source)
+                owners.setdefault((rel_type, i, row.source), set())
+        writes: list[tuple[tuple, str, dict[str, Any]]] = []
         seen: set[tuple] = set()
         for rel in rows.rels:
             if rel.owner is not None and rel.owner not in effective:
                 continue
             source = rows.nodes[rel.owner if rel.owner is not None else 0].source
             start_label, end_label = REL_ENDS[rel.type]
-            start = local[(start_label, rel.start)].find()
-            if end_label == "Ref":
-                end: Node | str = rel.end
-                prop, value = key_property("Paper", rel.end)
-                self.refs.setdefault(rel.end, {})[prop] = value
-            else:
-                end = local[(end_label, rel.end)].find()
-                if rel.type == "INSTITUTION_PART_OF" and end is start:
-                    continue
+            start_node = local.get((start_label, rel.start))
+            end_node = rel.end if end_label == "Ref" else local.get((end_label, rel.end))
+            if start_node is None or end_node is None:
+                continue  # an end that could only attach, and found nothing
+            start = start_node.find()
+            end = end_node if isinstance(end_node, str) else end_node.find()
+            if rel.type == "INSTITUTION_PART_OF" and end is start:
+                continue
+            if rel.owner is not None and (rel.type, rel.owner, source) in owners:
+                owners[(rel.type, rel.owner, source)].add(start if rel.type == "AUTHORED" else end)
             key = (rel.type, start, end)
             if (key, source) in seen:
                 continue
             seen.add((key, source))
             props = dict(rel.props)
             if "institution_keys" in props:
-                props["institution_keys"] = [local[("Institution", k)].find() for k in props["institution_keys"]]
+                props["institution_keys"] = [local[("Institution", k)] for k in props["institution_keys"]]
+            writes.append((key, source, {k: v for k, v in props.items() if v is not None}))
+        for (rel_type, i, source), keep in owners.items():
+            owner = local[(rows.nodes[i].label, row_keys[i])].find()
+            self._release(owner, rel_type, source, keep)
+        for key, source, props in writes:
+            if key[0] == "REFERENCES":
+                prop, value = key_property("Paper", key[2])
+                self.refs[key[2]] = {prop: value}
             edge = self.rels.get(key)
             if edge is None:
                 edge = Edge()
                 self._store_edge(key, edge)
-            edge.state(source, {k: v for k, v in props.items() if v is not None})
+            edge.state(source, props)
 
     # --- output ------------------------------------------------------------------------------
 
     def live_nodes(self) -> list[Node]:
-        return [n for n in self.nodes if n.merged_into is None]
+        return [n for n in self.nodes if n.merged_into is None and id(n) not in self.deleted]
 
     def to_buffer(self, loaded_at: datetime, data_version: int = 1) -> GraphBuffer:
-        """The finished graph: node properties as the upserts leave them, stored and derived edges."""
+        """The finished graph: claims applied, node properties as the upserts leave them, stored
+        and derived edges, the Meta node."""
+        csv_derived.apply_claims(self)
         buffer = GraphBuffer()
         for node in self.live_nodes():
             buffer.put_node(node.label, csv_derived.node_properties(node, loaded_at))
@@ -316,6 +372,8 @@ def build_graph(
                 continue
             try:
                 rows = module.build_rows(item.record)
+                if rows is None:  # read, writes nothing by design (as loaders.run)
+                    continue
                 check_record(rows)
             except (RejectedRecord, KeyError, TypeError, ValueError, AttributeError) as exc:
                 if rejects is not None:
