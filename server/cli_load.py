@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -48,9 +49,12 @@ def run_load(source: str, paths: list[Path], batch_size: int | None, rejects: Pa
     except KeyboardInterrupt:
         console.print("[bold yellow]interrupted[/]: committed batches stay; rerun the same command to converge")
         raise typer.Exit(code=130) from None
-    table = Table("file", "source", "read", "written", "merged", "rejected", "seconds", title="load summary")
+    root = Path(os.path.commonpath([f.path for f in summary.files])) if summary.files else Path()
+    root = root.parent if root.is_file() else root
+    table = Table("file", "source", "read", "written", "merged", "rejected", "seconds", title=f"load summary ({root})")
+    table.columns[0].overflow = "fold"
     for f in summary.files:
-        table.add_row(f.path, f.source, str(f.read), str(f.written), str(f.merged), str(f.rejected), f"{f.seconds:.1f}")
+        table.add_row(str(Path(f.path).relative_to(root)), f.source, str(f.read), str(f.written), str(f.merged), str(f.rejected), f"{f.seconds:.1f}")
     table.add_row("[bold]total", "", str(summary.read), str(summary.written), str(summary.merged),
                   str(summary.rejected), f"{summary.seconds:.1f}")
     Console().print(table)
