@@ -92,14 +92,30 @@ def test_turing_paper_and_author(loaded: Driver, settings: Settings) -> None:
 
 
 def test_two_a_turing_ids_stay_two_researchers_linked_as_same_name(loaded: Driver, settings: Settings) -> None:
+    paper, author = raw_graph_api()
+    raw = {p["paperId"]: p for p in [paper, *paper["citations"], *paper["references"], *author["papers"]] if p["paperId"]}
+
+    def slots(p: dict) -> list[str]:
+        return [a["authorId"] or f"{p['paperId']}#{rank}" for rank, a in enumerate(p["authors"])]
+
+    def profile(author_id: str) -> tuple[set[str], list[int]]:
+        papers = [p for p in raw.values() if author_id in slots(p)]
+        coauthors = {c for p in papers for c in slots(p)} - {author_id}
+        return coauthors, [p["year"] for p in papers if p["year"]]
+
+    (co_a, years_a), (co_b, years_b) = profile("2262347"), profile("2079681794")
+    overlap = max(0, min(max(years_a), max(years_b)) - max(min(years_a), min(years_b)) + 1)
     rows, _, _ = loaded.execute_query(
         "MATCH (r:Researcher) WHERE r.s2_id IN ['2262347', '2079681794'] RETURN r.id AS id, r.name_key AS key",
         database_=settings.neo4j_database)
     assert len({r["id"] for r in rows}) == 2 and {r["key"] for r in rows} == {"turing a"}
     link = one(loaded, settings,
                "MATCH (a:Researcher {s2_id: '2262347'})-[s:SAME_NAME_AS]-(b:Researcher {s2_id: '2079681794'}) "
-               "RETURN s.evidence AS evidence")
-    assert isinstance(link["evidence"], list)
+               "RETURN s")["s"]
+    assert link["shared_coauthors"] == len(co_a & co_b)
+    assert link["overlapping_years"] == overlap
+    assert link["shared_institutions"] == 0
+    assert "same name key: turing a" in link["evidence"]
 
 
 def test_reload_and_reverse_order_change_nothing(loaded: Driver, settings: Settings) -> None:
