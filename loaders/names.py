@@ -57,6 +57,8 @@ _FOLD_TABLE = str.maketrans({
     "œ": "oe", "Œ": "oe", "þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ı": "i", "ȷ": "j",
 })
 
+_URL = re.compile(r"(?:https?://|www\.)\S*", re.IGNORECASE)
+
 PARTICLES = frozenset({
     "van", "von", "der", "den", "de", "del", "della", "di", "da", "dos", "das", "du", "la", "le",
     "ter", "ten", "bin", "ibn", "al", "el", "st", "y",
@@ -111,7 +113,7 @@ def split_name(name: str) -> tuple[list[str], str]:
     >>> split_name("Alan M. Turing"), split_name("Turing, A.")
     ((['alan', 'm'], 'turing'), (['a'], 'turing'))
     """
-    raw = clean_whitespace(decode_tex(name) if "\\" in name else name).translate(_HYPHEN_TABLE)
+    raw = clean_whitespace(_URL.sub(" ", decode_tex(name) if "\\" in name else name)).translate(_HYPHEN_TABLE)
     raw = raw.replace("\u2019", "'").replace("`", "'")
     raw = re.sub(r"(?<![^\W\d_])([^\W\d_])\.(?=[^\W\d_])", r"\1. ", raw)  # "J.P.Hague" -> "J. P. Hague"
     if "," in raw:
@@ -197,7 +199,7 @@ def is_person_name(name: str | None) -> bool:
     >>> [is_person_name(n) for n in ("Machine Learning", "Downward and Mearman Tony Lawson", "Ünzüle KELEŞ")]
     [False, False, True]
     """
-    text = clean_whitespace(name)
+    text = clean_whitespace(_URL.sub(" ", name or ""))  # "Michal Kosinskihttps://…" is Michal Kosinski
     if not text or re.search(r"[0-9@/:;|]", text):
         return False
     words = [fold(w) for w in re.findall(r"[^\s,.()]+", text)]

@@ -148,6 +148,13 @@ def test_non_person_heuristics() -> None:
         assert is_person_name(person), person
 
 
+def test_a_url_glued_to_a_real_s2_name_is_ignored() -> None:
+    paper = json.loads(shared_path("semanticscholar", "graph_api", "Paper.json").read_text(encoding="utf-8"))
+    glued = next(a["name"] for p in paper["citations"] for a in p["authors"] if "https://" in a["name"])
+    assert glued == "Michal Kosinskihttps://www.semanticscholar.org/me/account"
+    assert is_person_name(glued) and name_key(glued) == name_key("Michal Kosinski") == "kosinski m"
+
+
 def test_every_arxiv_parsed_author_but_the_collaboration_is_a_person() -> None:
     flagged = [
         last
