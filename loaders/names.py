@@ -95,6 +95,17 @@ def clean_whitespace(text: str | None) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
+def clean_name(text: str | None) -> str:
+    """A display name as shown: TeX decoded, URLs glued to it dropped, one line.
+
+    >>> clean_name("Michal Kosinskihttps://www.semanticscholar.org/me/account")
+    'Michal Kosinski'
+    """
+    text = text or ""
+    return clean_whitespace(_URL.sub(" ", decode_tex(text) if "\\" in text else text))
+
+
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Lowercase ASCII-ish comparison form: accents stripped, hyphen variants as `-`."""
     if text.isascii():

@@ -30,7 +30,7 @@ from graph.ids import (
     scoped_researcher_key,
 )
 from loaders.arxiv import canonical_id as canonical_arxiv_id
-from loaders.names import clean_whitespace, is_person_name, name_key
+from loaders.names import clean_name, clean_whitespace, is_person_name, name_key
 from loaders.rows import ATTACH, FULL_RECORD, MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
 
 SOURCE = "s2"
@@ -103,7 +103,7 @@ def field_categories(record: dict) -> list[NodeRow]:
 
 def researcher_props(author: dict) -> dict[str, Any]:
     """Properties of an S2 author object (nested `{authorId, name}` or full, either spelling)."""
-    name = clean_whitespace(author.get("name")) or None
+    name = clean_name(_str(author.get("name"))) or None
     aliases = [clean_whitespace(a) for a in author.get("aliases") or [] if isinstance(a, str) and clean_whitespace(a)]
     return _compact({
         "name": name,

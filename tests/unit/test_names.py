@@ -8,6 +8,7 @@ import unicodedata
 import pytest
 
 from loaders.names import (
+    clean_name,
     clean_whitespace,
     decode_tex,
     is_person_name,
@@ -153,6 +154,7 @@ def test_a_url_glued_to_a_real_s2_name_is_ignored() -> None:
     glued = next(a["name"] for p in paper["citations"] for a in p["authors"] if "https://" in a["name"])
     assert glued == "Michal Kosinskihttps://www.semanticscholar.org/me/account"
     assert is_person_name(glued) and name_key(glued) == name_key("Michal Kosinski") == "kosinski m"
+    assert clean_name(glued) == "Michal Kosinski" and clean_name(r"C. Bal\'azs") == "C. Balázs"
 
 
 def test_every_arxiv_parsed_author_but_the_collaboration_is_a_person() -> None:
