@@ -41,7 +41,7 @@ ORDER BY paper_id, coalesce(a.rank, 999999), r.id
 CATEGORIES_OF_PAPERS: LiteralString = """
 UNWIND $ids AS pid
 MATCH (:Paper {id: pid})-[e:IN_CATEGORY]->(c:Category)
-RETURN pid AS paper_id, c {.*} AS category, coalesce(e.primary, false) AS primary, e.score AS score
+RETURN pid AS paper_id, c {.id, .key, .name, .scheme, .level} AS category, coalesce(e.primary, false) AS primary, e.score AS score
 ORDER BY paper_id, primary DESC, coalesce(score, 0.0) DESC, c.key
 """
 
@@ -104,7 +104,7 @@ RETURN size(found) AS total, [x IN found[$skip..$end] | x {.*}] AS page
 
 # Category lookup by internal id, key (`topic:T10181`, `arxiv:cs.LG`) or case-insensitive name: node.
 CATEGORY_LOOKUP: LiteralString = """
-MATCH (c:Category) WHERE c.id = $value OR c.key = $value RETURN c {.*} AS node
+MATCH (c:Category) WHERE c.id = $value OR c.key = $value RETURN c {.id, .key, .name, .scheme, .level} AS node
 UNION
-MATCH (c:Category) WHERE toLower(c.name) = toLower($value) RETURN c {.*} AS node
+MATCH (c:Category) WHERE toLower(c.name) = toLower($value) RETURN c {.id, .key, .name, .scheme, .level} AS node
 """

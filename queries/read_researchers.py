@@ -64,7 +64,7 @@ UNWIND $keys AS k
 CALL (k) {
   MATCH (:Researcher {id: k.id})-[:AUTHORED]->(p:Paper)-[:IN_CATEGORY]->(c:Category {scheme: k.scheme})
   WITH c, count(DISTINCT p) AS count ORDER BY count DESC, c.name, c.id
-  RETURN collect({category: c {.*}, count: count}) AS found
+  RETURN collect({category: c {.id, .key, .name, .scheme, .level}, count: count}) AS found
 }
 RETURN k.id AS id, k.scheme AS scheme, k.limit AS limit, found[0..k.limit] AS fields
 """
