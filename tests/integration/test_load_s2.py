@@ -152,22 +152,28 @@ def test_dataset_samples(driver: Driver, settings: Settings) -> None:
 
 
 def test_dataset_rows_attach_to_loaded_papers_by_corpus_id(driver: Driver, settings: Settings, tmp_path: Path) -> None:
-    """The samples never join, so real abstract, tldr and citation rows are pointed at loaded papers."""
+    """The samples never join, so real abstract, tldr and citation rows are pointed at sample papers.
+
+    One load of one folder: the attaching files sort before `papers` by name, the loader runs them after.
+    """
     reset(driver, settings.neo4j_database)
-    load(driver, settings, dataset_file("papers"))
     papers = dataset("papers")
     citing, cited = str(papers[0]["corpusid"]), str(papers[1]["corpusid"])
     abstract = dict(dataset("abstracts")[0], corpusid=int(citing))
     tldr = dict(dataset("tldrs")[0], corpusid=int(citing))
     citation = dict(dataset("citations")[0], citingcorpusid=citing, citedcorpusid=cited)
     for kind, row in (("abstracts", abstract), ("tldrs", tldr), ("citations", citation)):
-        (tmp_path / f"{kind}.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
-    before = counts(driver, settings.neo4j_database)["Paper"]
+        (tmp_path / f"a-{kind}.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    (tmp_path / "z-papers.jsonl.gz").write_bytes(dataset_file("papers").read_bytes())
     summary = load(driver, settings, tmp_path)
+    assert [Path(f.path).name for f in summary.files][-3:] == ["a-abstracts.jsonl", "a-citations.jsonl", "a-tldrs.jsonl"]
     assert summary.rejected == 0
-    assert counts(driver, settings.neo4j_database)["Paper"] == before
+    assert counts(driver, settings.neo4j_database)["Paper"] == len(papers)
     p = one(driver, settings, "MATCH (p:Paper {corpus_id: $c}) RETURN p", c=citing)["p"]
     assert p["abstract"] == " ".join(abstract["abstract"].split())
     assert p["tldr"] == tldr["text"]
     one(driver, settings, "MATCH (:Paper {corpus_id: $a})-[:CITES]->(:Paper {corpus_id: $b}) RETURN 1 AS x",
         a=citing, b=cited)
+    before = graph_state(driver, settings.neo4j_database)
+    load(driver, settings, tmp_path)
+    assert graph_state(driver, settings.neo4j_database) == before

@@ -124,3 +124,15 @@ def test_file_format_describes_itself() -> None:
     fmt = detect_file(shared_path("semanticscholar", "datasets_sample", "papers", "papers-sample.jsonl.gz"))
     assert isinstance(fmt, FileFormat)
     assert fmt.describe() == "Semantic Scholar dataset:papers (jsonl)"
+
+
+def test_run_hooks_detect_source_and_load_order() -> None:
+    from loaders.detect import detect_source, load_order
+
+    paper = shared_path("semanticscholar", "graph_api", "Paper.json")
+    assert detect_source(paper, {"paperId": "x"}) == "s2"
+    assert detect_source(paper, {"DOI": "10.1/x"}) is None
+    assert load_order(paper, {"corpusid": 1, "abstract": "a", "openaccessinfo": {}}) == 1
+    assert load_order(paper, {"citingcorpusid": "1", "citedcorpusid": "2"}) == 1
+    assert load_order(paper, {"corpusid": 1, "title": "t", "externalids": {}}) == 0
+    assert load_order(paper, {"id": "0704.0001", "authors": "", "categories": "", "versions": []}) == 0
