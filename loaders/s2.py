@@ -255,18 +255,27 @@ def paper_rows(record: Any) -> RecordRows:
     main = _paper_node(record, FULL_RECORD)
     builder.paper(record, FULL_RECORD, owns)
     for entry in record.get("references") or []:
+        entry = _unwrap(entry, "citedPaper")
         if not isinstance(entry, dict) or not s2_paper_keys(entry):
             continue
         cited = builder.paper(entry, MENTION, ("AUTHORED", "IN_CATEGORY"))
         key = cited.key if cited else _paper_node(entry, MENTION).key
         builder.rows.rels.append(RelRow("REFERENCES", main.key, key, owner=0))
     for entry in record.get("citations") or []:
+        entry = _unwrap(entry, "citingPaper")
         if not isinstance(entry, dict) or not s2_paper_keys(entry):
             continue
         citing = builder.paper(entry, MENTION, ("AUTHORED", "IN_CATEGORY"))
         key = citing.key if citing else _paper_node(entry, MENTION).key
         builder.rows.rels.append(RelRow("REFERENCES", key, main.key, owner=None))
     return builder.rows
+
+
+def _unwrap(entry: Any, field: str) -> Any:
+    """A nested paper, also in the `/citations` and `/references` endpoint shape `{citingPaper: {...}}`."""
+    if isinstance(entry, dict) and isinstance(entry.get(field), dict) and "paperId" not in entry:
+        return entry[field]
+    return entry
 
 
 def author_rows(record: Any) -> RecordRows:

@@ -218,3 +218,13 @@ def test_bad_graph_api_records_are_rejected(paper_doc: dict) -> None:
     rows = s2.paper_rows(odd)
     assert [n.label for n in rows.nodes] == ["Paper", "Category", "Category"]
     assert rows.nodes[0].props["year"] == 1950
+
+
+def test_endpoint_shaped_citations_and_references_unwrap(paper_doc: dict) -> None:
+    """`/paper/{id}/citations` and `/references` wrap each paper as `{citingPaper}` / `{citedPaper}`."""
+    wrapped = dict(paper_doc,
+                   citations=[{"citingPaper": c, "contexts": [], "intents": []} for c in paper_doc["citations"]],
+                   references=[{"citedPaper": r, "isInfluential": False} for r in paper_doc["references"]])
+    plain, unwrapped = s2.paper_rows(paper_doc), s2.paper_rows(wrapped)
+    assert [(n.label, n.key) for n in unwrapped.nodes] == [(n.label, n.key) for n in plain.nodes]
+    assert [(r.type, r.start, r.end) for r in unwrapped.rels] == [(r.type, r.start, r.end) for r in plain.rels]
