@@ -83,7 +83,7 @@ def load_average() -> str:
 
 def describe(settings: Settings) -> Machine:
     return Machine(
-        nproc=os.cpu_count() or 0,
+        nproc=len(os.sched_getaffinity(0)),
         memory_gib=_memory_gib(),
         cpu_model=_cpu_model(),
         java=_java(),

@@ -34,8 +34,13 @@ WORDS = (
     "statistics survey compression text classifier ensemble change detection open access data "
     "bayesian inference deep transformer language retrieval optimisation climate policy health"
 ).split()
-GIVEN = "Wei Anna Peter Ludmila William Joseph Maria Jonathan Ahmed Rebecca Yuki Carlos Priya Olga Tom".split()
-FAMILY = "Zhang Smith Butcher Kuncheva Teahan Roberts Mearman Siegel Jemal Garcia Kim Ivanova Patel Rossi".split()
+GIVEN = (
+    "Wei Anna Peter Ludmila William Joseph Maria Jonathan Ahmed Rebecca Yuki Carlos Priya Olga Tom "
+    "Li Jun Sara David Elena Mohammed Fatima Kenji Ines Lars Chiara Diego Hana Ivan Noor"
+).split()
+# Family names: a few very common ones (same-name candidates) and many syllable-built ones.
+COMMON_FAMILY = "Zhang Wang Li Smith Kim Garcia Patel Nguyen".split()
+SYLLABLES = "ka ro mi ten bu cher lo va sie gel ja mal kun che teah an rob erts mear man iv no".split()
 COUNTRIES = ("US", "GB", "CN", "DE", "FR", "JP", "IN", "BR", "CA", "AU")
 INSTITUTION_TYPES = ("education", "education", "education", "facility", "company", "healthcare", "government")
 
@@ -64,6 +69,19 @@ class Institution:
 def _ror(rng: random.Random) -> str:
     body = "".join(rng.choice(string.ascii_lowercase + string.digits) for _ in range(6))
     return f"0{body}{rng.randint(10, 99)}"
+
+
+def _person_name(rng: random.Random) -> str:
+    if rng.random() < 0.15:
+        family = rng.choice(COMMON_FAMILY)
+    else:
+        family = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3))).capitalize()
+    given = rng.choice(GIVEN)
+    if rng.random() < 0.3:
+        return f"{given} {rng.choice(string.ascii_uppercase)}. {family}"
+    if rng.random() < 0.1:
+        return f"{given[0]}. {family}"
+    return f"{given} {family}"
 
 
 def _orcid(rng: random.Random) -> str:
@@ -100,7 +118,7 @@ class Generator:
         self.authors = [
             Author(
                 openalex=f"A{AUTHOR_BASE + i}",
-                name=f"{rng.choice(GIVEN)} {rng.choice(string.ascii_uppercase)}. {rng.choice(FAMILY)}",
+                name=_person_name(rng),
                 orcid=_orcid(rng) if rng.random() < 0.4 else None,
                 home=bisect.bisect_left(inst_weights, rng.random() * inst_weights[-1]),
             )
