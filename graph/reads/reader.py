@@ -10,10 +10,20 @@ from __future__ import annotations
 
 from typing import Any, LiteralString
 
+from neo4j.exceptions import ClientError
+
 from graph.driver import translated_errors
+from graph.errors import InvalidInput
 from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction, unit_of_work
 
 DEFAULT_RETRY_S = 1.0
+
+
+class QueryBug(RuntimeError):
+    """Neo4j rejected one of our own statements (syntax, types): a bug, never the user's input.
+
+    Deliberately not a graph.errors class, so the API edge masks it and logs it in full.
+    """
 
 
 class GraphReader:
@@ -35,11 +45,17 @@ class GraphReader:
             result = await tx.run(query, params)
             return [record.data() async for record in result]
 
-        with translated_errors(what):
-            async with self.driver.session(
-                database=self.database, default_access_mode=READ_ACCESS, max_transaction_retry_time=self.retry_s
-            ) as session:
-                return await session.execute_read(work)
+        try:
+            with translated_errors(what):
+                async with self.driver.session(
+                    database=self.database, default_access_mode=READ_ACCESS, max_transaction_retry_time=self.retry_s
+                ) as session:
+                    return await session.execute_read(work)
+        except InvalidInput as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ClientError) and (cause.code or "").startswith("Neo.ClientError.Statement."):
+                raise QueryBug(f"{what}: Neo4j rejected the statement ({cause.code})") from cause
+            raise
 
     async def one(self, query: LiteralString, params: dict[str, Any], what: str) -> dict[str, Any] | None:
         """The first row, or None when the query returned nothing."""

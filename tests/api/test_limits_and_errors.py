@@ -155,3 +155,19 @@ def test_graphiql_and_health(driver, client: GraphQLClient) -> None:
     page = client.http.get("/graphql", headers={"accept": "text/html"})
     assert page.status_code == 200 and "graphiql" in page.text.lower()
     assert client.http.get("/health").json() == {"status": "ok", "neo4j": "up"}
+
+
+async def test_a_broken_statement_is_a_bug_not_bad_input(settings: Settings) -> None:
+    """Neo4j rejecting our own Cypher must not reach clients as BAD_USER_INPUT (it is masked instead)."""
+    from graph.driver import open_async_driver
+    from graph.reads.reader import GraphReader, QueryBug
+
+    driver = open_async_driver(settings)
+    try:
+        reader = GraphReader(driver, settings.neo4j_database, settings.query_timeout_s)
+        with pytest.raises(QueryBug):
+            await reader.rows("RETURN $x +", {"x": 1}, "a broken statement")
+        assert await reader.rows("RETURN $x + 1 AS y", {"x": 1}, "a fine statement") == [{"y": 2}]
+        assert reader.queries_run == 2
+    finally:
+        await driver.close()
