@@ -171,3 +171,20 @@ async def test_a_broken_statement_is_a_bug_not_bad_input(settings: Settings) -> 
         assert reader.queries_run == 2
     finally:
         await driver.close()
+
+
+async def test_every_read_has_a_transaction_timeout(settings: Settings) -> None:
+    """A read running past the timeout is stopped by Neo4j and reported as UNAVAILABLE."""
+    from graph.driver import open_async_driver
+    from graph.errors import Unavailable
+    from graph.reads.reader import GraphReader
+
+    driver = open_async_driver(settings)
+    try:
+        reader = GraphReader(driver, settings.neo4j_database, timeout_s=0.2)
+        with pytest.raises(Unavailable, match="timed out"):
+            await reader.rows(
+                "UNWIND range(1, 500000000) AS x WITH x WHERE x % 7 = 3 RETURN count(*) AS n", {}, "a slow read"
+            )
+    finally:
+        await driver.close()
