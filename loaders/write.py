@@ -234,8 +234,13 @@ def _same_name_tx(tx: ManagedTransaction, ids: list[str], pairs: list[dict[str, 
 def _claim_tx(tx: ManagedTransaction, papers: list[str]) -> list[dict[str, Any]]:
     slots = [rec.data() for rec in tx.run(load_claims.CLAIM_SLOTS, ids=papers)]
     moves = plan_claims(slots)
+    onto: dict[tuple[str, str], set[str]] = {}
+    for m in moves:
+        onto.setdefault((m["paper"], m["to"]), set()).update(m["sources"])
     if moves:
-        tx.run(load_claims.APPLY_CLAIMS, moves=moves, sources=sorted(SOURCE_PRIORITY)).consume()
+        tx.run(load_claims.CLAIM_ONTO, sources=sorted(SOURCE_PRIORITY),
+               moves=[{"paper": p, "to": t, "sources": sorted(v)} for (p, t), v in sorted(onto.items())]).consume()
+        tx.run(load_claims.CLAIM_FROM, moves=moves).consume()
     return moves
 
 
@@ -266,8 +271,8 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
         rows = by_label[label]
         if not rows:
             continue
-        groups = _group_rows(label, rows, warnings)
-        touched_researchers |= _resolve(tx, label, groups, warnings)
+        groups, touched = _resolve(tx, label, _group_rows(label, rows, warnings), warnings)
+        touched_researchers |= touched
         # rows that may only attach to an existing entity: dropped when there is none
         groups = [g for g in groups if g.existed or any(r.node.level > ATTACH for r in g.rows)]
         if not groups:
@@ -358,12 +363,18 @@ def _group_rows(label: str, rows: list[_Row], warnings: list[str]) -> list[_Grou
     return [g for g in groups if g.rows]
 
 
-def _resolve(tx: ManagedTransaction, label: str, groups: list[_Group], warnings: list[str]) -> set[str]:
-    """Find each group's nodes, merge the ones it proves to be one, rename ids; returns touched researchers."""
-    found: dict[int, dict[str, dict[str, str]]] = {}
+def _resolve(
+    tx: ManagedTransaction, label: str, groups: list[_Group], warnings: list[str]
+) -> tuple[list[_Group], set[str]]:
+    """Find each group's nodes, merge the ones it proves to be one, rename ids.
+
+    Returns the groups (those naming one existing node joined) and the touched researchers.
+    """
+    found_by_group: dict[int, dict[str, dict[str, str]]] = {}
     params = [{"g": gi, "keys": g.keys} for gi, g in enumerate(groups)]
     for rec in tx.run(_LOOKUP[label], groups=params):
-        found.setdefault(rec["g"], {})[rec["id"]] = {k: v for k, v in rec["keys"].items() if v is not None}
+        found_by_group.setdefault(rec["g"], {})[rec["id"]] = {k: v for k, v in rec["keys"].items() if v is not None}
+    groups, found = _join_on_nodes(label, groups, found_by_group, warnings)
     merges: list[dict[str, str]] = []
     renames: list[dict[str, str]] = []
     for gi, group in enumerate(groups):
@@ -403,59 +414,99 @@ def _resolve(tx: ManagedTransaction, label: str, groups: list[_Group], warnings:
         merges.extend({"loser": nid, "survivor": survivor} for nid in ids if nid != survivor)
         renames.extend({"old": nid, "new": group.final_id} for nid in ids if nid != group.final_id)
     touched: set[str] = set()
-    if merges and label in _MERGE:
-        for rec in tx.run(_MERGE[label], merges=merges):
+    for merge in merges if label in _MERGE else []:  # one at a time: several may share a survivor
+        for rec in tx.run(_MERGE[label], merges=[merge]):
             touched |= set(rec["touched"])
     survivor_renames = [r for r in renames if not any(m["loser"] == r["old"] for m in merges)]
     if survivor_renames and label in _RENAME:
         tx.run(_RENAME[label], renames=survivor_renames).consume()
-    if renames and label == "Institution":
-        tx.run(load_nodes.REWRITE_INSTITUTION_IDS, renames=renames).consume()
-    return touched
+    for rename in renames if label == "Institution" else []:  # one at a time: they may share edges
+        tx.run(load_nodes.REWRITE_INSTITUTION_IDS, renames=[rename]).consume()
+    return groups, touched
+
+
+def _join_on_nodes(
+    label: str, groups: list[_Group], found: dict[int, dict[str, dict[str, str]]], warnings: list[str]
+) -> tuple[list[_Group], dict[int, dict[str, dict[str, str]]]]:
+    """Groups of the batch that name the same existing node (by different keys) become one group."""
+    parent = list(range(len(groups)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    first_group: dict[str, int] = {}
+    for gi in sorted(found):
+        for nid in sorted(found[gi]):
+            if nid in first_group and root(first_group[nid]) != root(gi):
+                parent[root(gi)] = root(first_group[nid])
+            first_group.setdefault(nid, gi)
+    joined: dict[int, _Group] = {}
+    joined_found: dict[int, dict[str, dict[str, str]]] = {}
+    for gi, group in enumerate(groups):
+        r = root(gi)
+        if r not in joined:
+            joined[r], joined_found[r] = group, dict(found.get(gi, {}))
+            continue
+        target = joined[r]
+        for prop in _conflicts(target.keys, group.keys):
+            kept = min(target.keys[prop], group.keys[prop])
+            warnings.append(f"{label}: rows naming one node differ on {prop} ({target.keys[prop]} / "
+                            f"{group.keys[prop]}); kept {kept}")
+            target.keys[prop] = group.keys[prop] = kept
+        target.rows.extend(group.rows)
+        target.keys.update(group.keys)
+        joined_found[r].update(found.get(gi, {}))
+    order = sorted(joined)
+    return [joined[r] for r in order], {i: joined_found[r] for i, r in enumerate(order)}
 
 
 def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tuple[int, int], bool]:
-    """Upsert one row per node and source: each property from the source's highest-ranked row having it.
+    """Upsert one row per node: each property from the highest-ranked row having it, each source's
+    own values from that source's newest row.
 
-    Returns {(record, index): won} for the rows sent (each group's newest row per source).
+    Returns {(record, index): won} for each group's newest row per source.
     """
     params: list[dict[str, Any]] = []
-    handles: list[tuple[int, int]] = []
+    handles: dict[tuple[int, str], tuple[int, int]] = {}
     for group in groups:
-        alias_ids = aliases(label, group.keys)
-        by_source: dict[str, list[_Row]] = {}
-        for r in group.rows:
-            by_source.setdefault(r.node.source, []).append(r)
-        for source, rows in sorted(by_source.items()):
-            rows.sort(key=lambda r: r.record_rank, reverse=True)
-            leader = rows[0].node
-            props: dict[str, Any] = {}
-            ranks: dict[str, str] = {}
-            names: set[str] = set()
-            for r in rows:  # each property from the highest-ranked row that has it
-                for k, v in r.node.props.items():
-                    if k == "alt_names":
-                        names.update(v or [])
-                    elif v is not None and k not in props:
-                        props[k], ranks[k] = v, r.record_rank
-                if label in ("Researcher", "Institution") and r.node.props.get("name"):
-                    names.add(r.node.props["name"])
-            handles.append((rows[0].record, rows[0].index))
-            params.append({
-                "i": len(params),
-                "id": group.final_id,
-                "keys": group.keys,
-                "aliases": alias_ids,
-                "props": props,
-                "ranks": ranks,
-                "source_props": {k: v for k, v in leader.source_props.items() if v is not None},
-                "alt_names": sorted(names) if label in ("Researcher", "Institution") else None,
-                "source_rank": rows[0].source_rank,
+        rows = sorted(group.rows, key=lambda r: r.record_rank, reverse=True)
+        props: dict[str, Any] = {}
+        ranks: dict[str, str] = {}
+        names: set[str] = set()
+        for r in rows:  # each property from the highest-ranked row that has it
+            for k, v in r.node.props.items():
+                if k == "alt_names":
+                    names.update(v or [])
+                elif v is not None and k not in props:
+                    props[k], ranks[k] = v, r.record_rank
+            if label in ("Researcher", "Institution") and r.node.props.get("name"):
+                names.add(r.node.props["name"])
+        newest: dict[str, _Row] = {}
+        for r in rows:
+            if r.node.source not in newest or r.source_rank > newest[r.node.source].source_rank:
+                newest[r.node.source] = r
+        for source, r in newest.items():
+            handles[(len(params), source)] = (r.record, r.index)
+        params.append({
+            "i": len(params),
+            "id": group.final_id,
+            "keys": group.keys,
+            "aliases": aliases(label, group.keys),
+            "props": props,
+            "ranks": ranks,
+            "alt_names": sorted(names) if label in ("Researcher", "Institution") else None,
+            "sources": [{
+                "source": source,
+                "source_rank": r.source_rank,
+                "source_props": {k: v for k, v in r.node.source_props.items() if v is not None},
                 "rank_property": f"{source}_rank",
                 "loaded_property": f"{source}_loaded_at",
-            })
-    won = {rec["i"]: rec["won"] for rec in tx.run(_UPSERT[label], rows=params)}
-    return {handle: bool(won.get(i)) for i, handle in enumerate(handles)}
+            } for source, r in sorted(newest.items())],
+        })
+    won = {(rec["i"], source) for rec in tx.run(_UPSERT[label], rows=params) for source in rec["won"]}
+    return {handle: key in won for key, handle in handles.items()}
 
 
 def _write_rels(
@@ -467,7 +518,7 @@ def _write_rels(
 ) -> set[str]:
     """Release what winning rows owned, then write every applicable relationship row."""
     owners: dict[tuple[str, str, str], list[str]] = {}  # (type, owner id, source) -> other ends kept
-    rows: dict[str, dict[tuple[str, str, str], dict[str, Any]]] = {}
+    rows: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}  # one row per relationship
     refs: dict[str, dict[str, str]] = {}
     for ri, record in enumerate(records):
         for ni, node in enumerate(record.nodes):
@@ -496,15 +547,24 @@ def _write_rels(
                     owned.append(other)
             props = dict(rel.props)
             if "institution_keys" in props:
-                props["institution_ids"] = [key_to_id[("Institution", k)] for k in props.pop("institution_keys")]
-            rows.setdefault(rel.type, {}).setdefault((start, end, source), {
-                "start": start, "end": end, "source": source,
-                "props": {k: v for k, v in props.items() if v is not None},
-            })
+                found = [key_to_id.get(("Institution", k)) for k in props.pop("institution_keys")]
+                props["institution_ids"] = list(dict.fromkeys(i for i in found if i))
+            props = {k: v for k, v in props.items() if v is not None}
+            row = rows.setdefault(rel.type, {}).get((start, end))
+            if row is None:
+                rows[rel.type][(start, end)] = {"start": start, "end": end, "source": source, "sources": [source],
+                                                "props": props}
+            elif source not in row["sources"]:
+                row["sources"].append(source)
+                if SOURCE_PRIORITY.get(source, 0) > SOURCE_PRIORITY.get(row["source"], 0):
+                    row["source"], row["props"] = source, props
     touched: set[str] = set()
+    by_owner: dict[tuple[str, str], list[dict[str, Any]]] = {}  # one row per owner node
+    for (rel_type, owner_id, source), keep in sorted(owners.items()):
+        by_owner.setdefault((rel_type, owner_id), []).append({"source": source, "keep": keep})
     by_type: dict[str, list[dict[str, Any]]] = {}
-    for (rel_type, owner_id, source), keep in owners.items():
-        by_type.setdefault(rel_type, []).append({"id": owner_id, "source": source, "keep": keep})
+    for (rel_type, owner_id), sources in by_owner.items():
+        by_type.setdefault(rel_type, []).append({"id": owner_id, "sources": sources})
     for rel_type, owner_rows in by_type.items():
         for rec in tx.run(_RELEASE[rel_type], owners=owner_rows):
             if "researcher" in rec.keys():

@@ -19,18 +19,23 @@ RETURN p.id AS paper, rank, s.researcher AS researcher, s.scoped AS scoped, s.na
        s.key_rank AS key_rank, s.sources AS sources, s.claimed AS claimed
 """
 
-# Moves the given sources of one AUTHORED edge onto another researcher's edge to the same paper,
-# deletes edges no source states any more and paper-scoped researchers left with no paper.
-# $moves = [{paper, from, to, sources}], $sources = every source name (fixed order); returns nothing.
-APPLY_CLAIMS: LiteralString = """
+# Each statement takes one row per edge (an UNWIND must not touch one edge twice) and returns nothing.
+# Adds the claimed sources onto the claimant's edge: $moves = [{paper, to, sources}].
+CLAIM_ONTO: LiteralString = """
 UNWIND $moves AS m
-MATCH (p:Paper {id: m.paper})<-[f:AUTHORED]-(src:Researcher {id: m.from})
-MATCH (dst:Researcher {id: m.to})-[t:AUTHORED]->(p)
-WITH m, f, t, src, [x IN $sources WHERE x IN coalesce(t.claimed_sources, []) OR x IN m.sources] AS claimed,
-     [x IN coalesce(f.claimed_sources, []) WHERE NOT x IN m.sources] AS left_claimed
+MATCH (:Researcher {id: m.to})-[t:AUTHORED]->(:Paper {id: m.paper})
+WITH t, m, [x IN $sources WHERE x IN coalesce(t.claimed_sources, []) OR x IN m.sources] AS claimed
 SET t.sources = [x IN $sources WHERE x IN t.sources OR x IN m.sources],
-    t.claimed_sources = CASE WHEN size(claimed) = 0 THEN null ELSE claimed END,
-    f.sources = [x IN f.sources WHERE NOT x IN m.sources],
+    t.claimed_sources = CASE WHEN size(claimed) = 0 THEN null ELSE claimed END
+"""
+
+# Takes the claimed sources off the edge they leave, deletes it when no source is left, and deletes
+# a paper-scoped researcher left with no paper: $moves = [{paper, from, sources}].
+CLAIM_FROM: LiteralString = """
+UNWIND $moves AS m
+MATCH (src:Researcher {id: m.from})-[f:AUTHORED]->(:Paper {id: m.paper})
+WITH f, m, src, [x IN coalesce(f.claimed_sources, []) WHERE NOT x IN m.sources] AS left_claimed
+SET f.sources = [x IN f.sources WHERE NOT x IN m.sources],
     f.claimed_sources = CASE WHEN size(left_claimed) = 0 THEN null ELSE left_claimed END
 WITH f, src WHERE size(f.sources) = 0
 DELETE f

@@ -159,23 +159,27 @@ SET r.institution_ids = COLLECT { UNWIND r.institution_ids AS x
 """
 
 # --- upsert -----------------------------------------------------------------------------------
-# $rows = [{i, id, keys, aliases, props, ranks, source_props, alt_names, source_rank, rank_property,
-# loaded_property}], one per node and source. Keys and aliases always; this source's own values when
-# the row is the newest of its source (`<source>_rank`); each shared property when the row's rank
-# for it (`ranks[k]`) is at least the rank it was last written with (`prop_ranks`: sorted
-# `name=rank` strings), so every property holds the highest-ranked value any row gave it.
-# Returns {i, won}: won = the row is (now) the newest of its source, so its owned edges apply.
+# $rows = [{i, id, keys, aliases, props, ranks, alt_names, sources: [{source, source_rank,
+# source_props, rank_property, loaded_property}]}], exactly one row per node (rows of one UNWIND
+# must not touch one node twice: Eager plans read every row before writing any). Keys and aliases
+# always; each source's own values when its row is that source's newest (`<source>_rank`); each
+# shared property when the row's rank for it (`ranks[k]`) is at least the rank it was last written
+# with (`prop_ranks`: sorted `name=rank` strings), so it holds the highest-ranked value any row gave.
+# Returns {i, won}: the sources whose row is (now) their newest, so their owned edges apply.
 
 _UPSERT_BODY: LiteralString = """
-WITH n, row, n[row.rank_property] AS old_source_rank, coalesce(n.prop_ranks, []) AS ranks
-WITH n, row, ranks, old_source_rank IS NULL OR row.source_rank >= old_source_rank AS won
+WITH n, row, coalesce(n.prop_ranks, []) AS ranks,
+     [src IN row.sources WHERE n[src.rank_property] IS NULL OR src.source_rank >= n[src.rank_property]
+      | src.source] AS won
 WITH n, row, ranks, won,
      [k IN keys(row.props) WHERE none(x IN ranks WHERE x STARTS WITH k + '=' AND x > k + '=' + row.ranks[k])] AS take
-SET n += row.keys, n.aliases = row.aliases, n[row.loaded_property] = datetime(),
-    n += CASE WHEN won THEN row.source_props ELSE {} END,
-    n[row.rank_property] = CASE WHEN won THEN row.source_rank ELSE n[row.rank_property] END,
+SET n += row.keys, n.aliases = row.aliases,
     n.prop_ranks = COLLECT { UNWIND [x IN ranks WHERE none(k IN take WHERE x STARTS WITH k + '=')]
                                     + [k IN take | k + '=' + row.ranks[k]] AS x RETURN x ORDER BY x }
+FOREACH (src IN row.sources |
+  SET n[src.loaded_property] = datetime(),
+      n += CASE WHEN src.source IN won THEN src.source_props ELSE {} END,
+      n[src.rank_property] = CASE WHEN src.source IN won THEN src.source_rank ELSE n[src.rank_property] END)
 FOREACH (k IN take | SET n[k] = row.props[k])
 FOREACH (_ IN CASE WHEN row.alt_names IS NULL THEN [] ELSE [1] END |
   SET n.alt_names = COLLECT { UNWIND coalesce(n.alt_names, []) + row.alt_names AS x RETURN DISTINCT x ORDER BY x })

@@ -13,10 +13,11 @@ WITH r, row, r.source IS NULL OR $priority[row.source] >= $priority[r.source] AS
      coalesce(r.sources, []) AS srcs
 SET r += CASE WHEN leads THEN row.props ELSE {} END,
     r.source = CASE WHEN leads THEN row.source ELSE r.source END,
-    r.sources = [x IN $sources WHERE x IN srcs OR x = row.source]
+    r.sources = [x IN $sources WHERE x IN srcs OR x IN row.sources]
 """
 
-# $rows = [{start, end, source, props}]; each returns nothing.
+# $rows = [{start, end, source, sources, props}], one row per relationship (`source` the
+# highest-priority of `sources`, whose props these are); each returns nothing.
 WRITE_AUTHORED: LiteralString = """
 UNWIND $rows AS row
 MATCH (a:Researcher {id: row.start}), (p:Paper {id: row.end})
@@ -54,16 +55,17 @@ MATCH (a:Researcher {id: row.start}), (i:Institution {id: row.end})
 MERGE (a)-[r:LISTED_AFFILIATION]->(i)
 """ + _SET_FROM_SOURCE
 
-# --- replacing what a newer record of a source says: $owners = [{id, source, keep}] ------------
-# Each drops `source` from the owner's edges of one type whose other end is not in `keep` (ids, or
+# --- replacing what a newer record of a source says -------------------------------------------
+# $owners = [{id, sources: [{source, keep}]}], one row per owner node. Each drops every listed
+# source from the owner's edges of one type whose other end is not in that source's `keep` (ids, or
 # Ref keys), deletes edges no source states any more, and returns {researcher} ids whose derived
 # edges must be recomputed (AUTHORED, LISTED_AFFILIATION) or {released} counts.
 
 _DROP_SOURCE: LiteralString = """
-SET r.sources = [x IN coalesce(r.sources, []) WHERE x <> o.source],
-    r.claimed_sources = CASE WHEN r.claimed_sources IS NULL OR size(r.claimed_sources) = 0 THEN null
-      WHEN [x IN r.claimed_sources WHERE x <> o.source] = [] THEN null
-      ELSE [x IN r.claimed_sources WHERE x <> o.source] END
+WITH r, other, drop, [x IN coalesce(r.claimed_sources, []) WHERE NOT x IN drop] AS claimed
+WHERE size(drop) > 0
+SET r.sources = [x IN r.sources WHERE NOT x IN drop],
+    r.claimed_sources = CASE WHEN size(claimed) = 0 THEN null ELSE claimed END
 WITH r, other, size(r.sources) = 0 AS orphan
 FOREACH (_ IN CASE WHEN orphan THEN [1] ELSE [] END | DELETE r)
 """
@@ -71,29 +73,34 @@ FOREACH (_ IN CASE WHEN orphan THEN [1] ELSE [] END | DELETE r)
 RELEASE_AUTHORED: LiteralString = """
 UNWIND $owners AS o
 MATCH (:Paper {id: o.id})<-[r:AUTHORED]-(other:Researcher)
-WHERE o.source IN r.sources AND NOT other.id IN o.keep
+WITH r, other, [s IN o.sources WHERE s.source IN coalesce(r.sources, []) AND NOT other.id IN s.keep
+  | s.source] AS drop
 """ + _DROP_SOURCE + "RETURN DISTINCT other.id AS researcher"
 
 RELEASE_IN_CATEGORY: LiteralString = """
 UNWIND $owners AS o
 MATCH (:Paper {id: o.id})-[r:IN_CATEGORY]->(other:Category)
-WHERE o.source IN r.sources AND NOT other.id IN o.keep
+WITH r, other, [s IN o.sources WHERE s.source IN coalesce(r.sources, []) AND NOT other.id IN s.keep
+  | s.source] AS drop
 """ + _DROP_SOURCE + "RETURN count(*) AS released"
 
 RELEASE_REFERENCES: LiteralString = """
 UNWIND $owners AS o
 MATCH (:Paper {id: o.id})-[r:REFERENCES]->(other:Ref)
-WHERE o.source IN r.sources AND NOT other.key IN o.keep
+WITH r, other, [s IN o.sources WHERE s.source IN coalesce(r.sources, []) AND NOT other.key IN s.keep
+  | s.source] AS drop
 """ + _DROP_SOURCE + "RETURN count(*) AS released"
 
 RELEASE_LISTED_AFFILIATION: LiteralString = """
 UNWIND $owners AS o
 MATCH (other:Researcher {id: o.id})-[r:LISTED_AFFILIATION]->(i:Institution)
-WHERE o.source IN r.sources AND NOT i.id IN o.keep
+WITH r, other, [s IN o.sources WHERE s.source IN coalesce(r.sources, []) AND NOT i.id IN s.keep
+  | s.source] AS drop
 """ + _DROP_SOURCE + "RETURN DISTINCT other.id AS researcher"
 
 RELEASE_INSTITUTION_PART_OF: LiteralString = """
 UNWIND $owners AS o
 MATCH (:Institution {id: o.id})-[r:PART_OF]->(other:Institution)
-WHERE o.source IN r.sources AND NOT other.id IN o.keep
+WITH r, other, [s IN o.sources WHERE s.source IN coalesce(r.sources, []) AND NOT other.id IN s.keep
+  | s.source] AS drop
 """ + _DROP_SOURCE + "RETURN count(*) AS released"

@@ -1,0 +1,84 @@
+"""Load order and interruptions do not change the graph (real OpenAlex files, real server).
+
+A and B overlap: W2741809807 is in both with different `updated_date`s, authors of A's works are
+in B's author files, and B's works cite A's.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.migrate import reset
+from loaders import write
+from loaders.run import load_paths
+from neo4j import Driver
+from tests.conftest import shared_path
+from tests.integration.test_load_arxiv import graph_state
+
+
+def _a() -> list:
+    return [shared_path("openalex", "works", "single"), shared_path("openalex", "works", "openalexPro_snowball_cited.json"),
+            shared_path("openalex", "works", "author_works", "academic_explorer_author_A5017572309_works.json")]
+
+
+def _b() -> list:
+    authors = shared_path("openalex", "authors")
+    return [shared_path("openalex", "works", "openalexPro_keypapers.json"),
+            shared_path("openalex", "works", "openalexPro_snowball_citing.json"),
+            shared_path("openalex", "works", "academic_explorer_author_A5017898742_works.json"),
+            *sorted(authors.glob("A5*.json")), shared_path("openalex", "institutions", "I161548249.json")]
+
+
+def _load(driver: Driver, *groups: list, batch_size: int = 5000) -> None:
+    for paths in groups:
+        summary = load_paths(driver, paths, source="openalex", batch_size=batch_size)
+        assert summary.rejected == 0 and summary.warnings == []
+
+
+@pytest.fixture(scope="module")
+def reference(driver: Driver) -> tuple:
+    reset(driver, "neo4j")
+    _load(driver, _a(), _b())
+    return graph_state(driver, "neo4j")
+
+
+def test_the_sets_overlap(reference: tuple) -> None:
+    names = {p.name for p in _a()} | {p.name for p in _b()}
+    assert "W2741809807.json" in {p.name for p in shared_path("openalex", "works", "single").iterdir()}
+    assert "openalexPro_keypapers.json" in names and reference[0] and reference[1]
+
+
+def test_b_then_a_and_a_b_a_give_the_same_graph(driver: Driver, reference: tuple) -> None:
+    reset(driver, "neo4j")
+    _load(driver, _b(), _a())
+    assert graph_state(driver, "neo4j") == reference
+    _load(driver, _a())
+    assert graph_state(driver, "neo4j") == reference
+
+
+def test_small_batches_give_the_same_graph(driver: Driver, reference: tuple) -> None:
+    reset(driver, "neo4j")
+    _load(driver, _a() + _b(), batch_size=97)
+    assert graph_state(driver, "neo4j") == reference
+
+
+def test_an_interrupted_load_converges_when_rerun(driver: Driver, reference: tuple,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    reset(driver, "neo4j")
+    real_write = write.GraphWriter.write
+    calls = {"n": 0}
+
+    def interrupted(self, records):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt  # as Ctrl-C between two batches
+        return real_write(self, records)
+
+    monkeypatch.setattr(write.GraphWriter, "write", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        load_paths(driver, _a() + _b(), source="openalex", batch_size=500)
+    monkeypatch.undo()
+    partial = graph_state(driver, "neo4j")
+    assert partial != reference and partial[0]  # three batches were committed, derived data was not
+    _load(driver, _a() + _b(), batch_size=500)
+    assert graph_state(driver, "neo4j") == reference
