@@ -177,3 +177,19 @@ def test_dataset_rows_attach_to_loaded_papers_by_corpus_id(driver: Driver, setti
     before = graph_state(driver, settings.neo4j_database)
     load(driver, settings, tmp_path)
     assert graph_state(driver, settings.neo4j_database) == before
+
+
+def test_bad_dataset_lines_are_reported_with_file_and_line(driver: Driver, settings: Settings, tmp_path: Path) -> None:
+    reset(driver, settings.neo4j_database)
+    papers = dataset("papers")
+    lines = [json.dumps(papers[0]), '{"corpusid": 5, "title": "cut short', json.dumps(dict(papers[1], corpusid=None,
+             externalids=None, url=None)), json.dumps(dict(papers[2], corpusid="12x")), json.dumps(papers[3])]
+    path = tmp_path / "papers-bad.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+    summary = load(driver, settings, path)
+    assert summary.read == 5 and summary.rejected == 2
+    assert [(r["file"], r["where"]) for r in summary.rejects] == [(str(path), "line 2"), (str(path), "line 3")]
+    rows, _, _ = driver.execute_query("MATCH (p:Paper) RETURN p.corpus_id AS c ORDER BY c", database_=settings.neo4j_database)
+    # line 4's corpusid is not a number: its externalids.CorpusId (a string) still gives the key
+    assert sorted(r["c"] for r in rows if r["c"]) == sorted(str(p["corpusid"]) for p in (papers[0], papers[2], papers[3]))
