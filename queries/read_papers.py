@@ -82,24 +82,33 @@ WITH collect(p) AS found
 RETURN size(found) AS total, [x IN found[$skip..$end] | x {.*}] AS page
 """
 
-# One page of the loaded papers citing $id, sorted by $sort: total, page (node maps).
-CITED_BY_PAGE: LiteralString = """
-MATCH (:Paper {id: $id})<-[:CITES]-(p:Paper)
-WITH p ORDER BY
-  CASE WHEN $sort = 'MOST_CITED' THEN coalesce(p.cited_by_count, 0) ELSE 0 END DESC,
-  CASE WHEN $sort = 'NEWEST' THEN coalesce(p.publication_date, toString(p.year), '') ELSE '' END DESC,
-  CASE WHEN $sort = 'OLDEST' THEN coalesce(p.publication_date, toString(p.year), '9999') ELSE '' END ASC,
-  p.id
-WITH collect(p) AS found
-RETURN size(found) AS total, [x IN found[$skip..$end] | x {.*}] AS page
+# Pages of the loaded papers citing each paper (DataLoader; $keys are [{id, sort, skip, end}], sort
+# NEWEST|OLDEST|MOST_CITED): id, sort, skip, end, total, page (node maps).
+CITED_BY_PAGES: LiteralString = """
+UNWIND $keys AS k
+CALL (k) {
+  OPTIONAL MATCH (:Paper {id: k.id})<-[:CITES]-(p:Paper)
+  WITH p ORDER BY
+    CASE WHEN k.sort = 'MOST_CITED' THEN coalesce(p.cited_by_count, 0) ELSE 0 END DESC,
+    CASE WHEN k.sort = 'NEWEST' THEN coalesce(p.publication_date, toString(p.year), '') ELSE '' END DESC,
+    CASE WHEN k.sort = 'OLDEST' THEN coalesce(p.publication_date, toString(p.year), '9999') ELSE '' END ASC,
+    p.id
+  RETURN collect(p) AS found
+}
+RETURN k.id AS id, k.sort AS sort, k.skip AS skip, k.end AS end,
+       size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page
 """
 
-# One page of the loaded papers $id cites, most cited first: total, page (node maps).
-REFERENCES_PAGE: LiteralString = """
-MATCH (:Paper {id: $id})-[:CITES]->(p:Paper)
-WITH p ORDER BY coalesce(p.cited_by_count, 0) DESC, p.id
-WITH collect(p) AS found
-RETURN size(found) AS total, [x IN found[$skip..$end] | x {.*}] AS page
+# Pages of the loaded papers each paper cites, most cited first (DataLoader; $keys are
+# [{id, skip, end}]): id, skip, end, total, page (node maps).
+REFERENCES_PAGES: LiteralString = """
+UNWIND $keys AS k
+CALL (k) {
+  OPTIONAL MATCH (:Paper {id: k.id})-[:CITES]->(p:Paper)
+  WITH p ORDER BY coalesce(p.cited_by_count, 0) DESC, p.id
+  RETURN collect(p) AS found
+}
+RETURN k.id AS id, k.skip AS skip, k.end AS end, size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page
 """
 
 # Category lookup by internal id, key (`topic:T10181`, `arxiv:cs.LG`) or case-insensitive name: node.

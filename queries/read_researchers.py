@@ -98,16 +98,22 @@ WITH rid, collect(p)[0] AS top
 RETURN rid AS id, top {.*} AS node
 """
 
-# One page of $id's co-authors with weight >= $min_weight, by weight or by most recent shared year:
-# total, page [{researcher, weight, first_year, last_year}].
-COAUTHOR_PAGE: LiteralString = """
-MATCH (:Researcher {id: $id})-[c:COAUTHORED_WITH]-(o:Researcher)
-WHERE coalesce(c.weight, 0) >= $min_weight
-WITH o, c ORDER BY
-  CASE WHEN $sort = 'RECENT' THEN coalesce(c.last_year, 0) ELSE 0 END DESC,
-  c.weight DESC, o.name, o.id
-WITH collect({researcher: o, weight: c.weight, first_year: c.first_year, last_year: c.last_year}) AS found
-RETURN size(found) AS total,
-       [x IN found[$skip..$end] | {researcher: properties(x.researcher), weight: x.weight,
-                                   first_year: x.first_year, last_year: x.last_year}] AS page
+# Pages of each researcher's co-authors with weight >= min_weight, by WEIGHT or by most recent
+# shared year (DataLoader; $keys are [{id, min_weight, sort, skip, end}]):
+# id, min_weight, sort, skip, end, total, page [{researcher, weight, first_year, last_year}].
+COAUTHOR_PAGES: LiteralString = """
+UNWIND $keys AS k
+CALL (k) {
+  OPTIONAL MATCH (:Researcher {id: k.id})-[c:COAUTHORED_WITH]-(o:Researcher)
+  WHERE coalesce(c.weight, 0) >= k.min_weight
+  WITH o, c ORDER BY
+    CASE WHEN k.sort = 'RECENT' THEN coalesce(c.last_year, 0) ELSE 0 END DESC,
+    c.weight DESC, o.name, o.id
+  RETURN collect(CASE WHEN o IS NULL THEN null ELSE
+    {researcher: o, weight: c.weight, first_year: c.first_year, last_year: c.last_year} END) AS found
+}
+RETURN k.id AS id, k.min_weight AS min_weight, k.sort AS sort, k.skip AS skip, k.end AS end,
+       size(found) AS total,
+       [x IN found[k.skip..k.end] | {researcher: properties(x.researcher), weight: x.weight,
+                                     first_year: x.first_year, last_year: x.last_year}] AS page
 """

@@ -11,6 +11,7 @@ from graph.reads import institutions, papers, researchers
 from graph.reads.reader import GraphReader
 
 Row = dict[str, Any]
+EMPTY_PAGE = papers.Page([], 0)
 
 
 def _keyed(
@@ -42,3 +43,6 @@ class Loaders:
         self.affiliations = _keyed(researchers.institutions, reader, [])
         self.same_name = _keyed(researchers.same_name, reader, [])
         self.most_cited_paper = _keyed(researchers.most_cited_paper, reader, None)
+        self.cited_by = _keyed(papers.cited_by_pages, reader, EMPTY_PAGE)
+        self.references = _keyed(papers.references_pages, reader, EMPTY_PAGE)
+        self.coauthors = _keyed(researchers.coauthor_pages, reader, EMPTY_PAGE)

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 import strawberry
 
 from graph.lookup_ids import slugify
-from graph.reads import papers as reads
 from schema.authorship import Authorship
 from schema.common import Connection, Identity, SourceCount, identities, source_counts
 from schema.context import Info
@@ -134,7 +133,7 @@ class Paper:
         sort: Annotated[PaperSort, strawberry.argument(description="Order of the citing papers.")] = PaperSort.MOST_CITED,
     ) -> Connection[Paper]:
         page = window(first, after, 20)
-        found = await reads.cited_by_page(info.context.reader, self.id, sort.value, page.skip, page.limit)
+        found = await info.context.data.cited_by.load((self.id, sort.value, page.skip, page.limit))
         return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)
 
     @strawberry.field(description="Loaded papers this one cites, most cited first.")
@@ -145,5 +144,5 @@ class Paper:
         after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
     ) -> Connection[Paper]:
         page = window(first, after, 20)
-        found = await reads.references_page(info.context.reader, self.id, page.skip, page.limit)
+        found = await info.context.data.references.load((self.id, page.skip, page.limit))
         return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import strawberry
 
 from graph.lookup_ids import slugify
-from graph.reads import researchers as reads
 from graph.reads.papers import PaperFilter, paper_page
 from schema.author_positions import AuthorPositions
 from schema.category_count import CategoryCount
@@ -186,5 +185,5 @@ class Researcher:
 
         page = window(first, after, 20)
         check_range("minWeight", min_weight, 1, 1_000_000)
-        found = await reads.coauthor_page(info.context.reader, self.id, min_weight, sort.value, page.skip, page.limit)
+        found = await info.context.data.coauthors.load((self.id, min_weight, sort.value, page.skip, page.limit))
         return Connection.build([Coauthor.from_record(r) for r in found.rows], found.total, page)

@@ -90,18 +90,18 @@ async def paper_page(reader: GraphReader, where: PaperFilter, sort: str, skip: i
     return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
 
 
-async def cited_by_page(reader: GraphReader, paper_id: str, sort: str, skip: int, limit: int) -> Page:
-    """Loaded papers citing `paper_id`, in `sort` order."""
-    params = {"id": paper_id, "sort": sort, "skip": skip, "end": skip + limit}
-    row = await reader.one(q.CITED_BY_PAGE, params, "listing citing papers")
-    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
+async def cited_by_pages(reader: GraphReader, keys: list[tuple[str, str, int, int]]) -> dict[tuple, Page]:
+    """`{(id, sort, skip, limit): Page}` of loaded papers citing each paper, in `sort` order."""
+    params = {"keys": [{"id": i, "sort": s, "skip": k, "end": k + n} for i, s, k, n in keys]}
+    rows = await reader.rows(q.CITED_BY_PAGES, params, "listing citing papers")
+    return {(r["id"], r["sort"], r["skip"], r["end"] - r["skip"]): Page(r["page"], r["total"]) for r in rows}
 
 
-async def references_page(reader: GraphReader, paper_id: str, skip: int, limit: int) -> Page:
-    """Loaded papers `paper_id` cites, most cited first."""
-    params = {"id": paper_id, "skip": skip, "end": skip + limit}
-    row = await reader.one(q.REFERENCES_PAGE, params, "listing references")
-    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
+async def references_pages(reader: GraphReader, keys: list[tuple[str, int, int]]) -> dict[tuple, Page]:
+    """`{(id, skip, limit): Page}` of loaded papers each paper cites, most cited first."""
+    params = {"keys": [{"id": i, "skip": k, "end": k + n} for i, k, n in keys]}
+    rows = await reader.rows(q.REFERENCES_PAGES, params, "listing references")
+    return {(r["id"], r["skip"], r["end"] - r["skip"]): Page(r["page"], r["total"]) for r in rows}
 
 
 async def find_categories(reader: GraphReader, raw: str) -> list[Row]:

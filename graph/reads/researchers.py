@@ -72,10 +72,11 @@ async def most_cited_paper(reader: GraphReader, ids: list[str]) -> dict[str, Row
     return {r["id"]: r["node"] for r in rows}
 
 
-async def coauthor_page(
-    reader: GraphReader, researcher_id: str, min_weight: int, sort: str, skip: int, limit: int
-) -> Page:
-    """Co-authors with at least `min_weight` shared papers, by WEIGHT or RECENT."""
-    params = {"id": researcher_id, "min_weight": min_weight, "sort": sort, "skip": skip, "end": skip + limit}
-    row = await reader.one(q.COAUTHOR_PAGE, params, "listing co-authors")
-    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
+async def coauthor_pages(reader: GraphReader, keys: list[tuple[str, int, str, int, int]]) -> dict[tuple, Page]:
+    """`{(id, min_weight, sort, skip, limit): Page}` of co-authors sharing at least `min_weight` papers."""
+    params = {"keys": [{"id": i, "min_weight": w, "sort": s, "skip": k, "end": k + n} for i, w, s, k, n in keys]}
+    rows = await reader.rows(q.COAUTHOR_PAGES, params, "listing co-authors")
+    return {
+        (r["id"], r["min_weight"], r["sort"], r["skip"], r["end"] - r["skip"]): Page(r["page"], r["total"])
+        for r in rows
+    }

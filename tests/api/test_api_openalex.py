@@ -380,6 +380,28 @@ def test_page_query_count_is_independent_of_page_size(client: GraphQLClient) -> 
     assert counts == {6: 6, 12: 6, 24: 6}
 
 
+CONNECTIONS_OF_ITEMS = """
+query($first: Int!) { mostCited(first: $first) { edges { node {
+  citedBy(first: 2, sort: NEWEST) { totalCount edges { node { title } } }
+  references(first: 2) { totalCount }
+  authors { researcher { coauthors(first: 2) { totalCount edges { node { weight } } } } } } } } }
+"""
+
+
+def test_connections_of_list_items_are_batched(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    counts = {}
+    for first in (4, 16):
+        edges = client.data(CONNECTIONS_OF_ITEMS, {"first": first})["mostCited"]["edges"]
+        assert len(edges) == first
+        counts[first] = client.cypher_queries
+    ranked_ids = [w for w, _ in truth.most_cited()[:16]]
+    got = [e["node"]["citedBy"]["totalCount"] for e in edges]
+    assert got == [len(truth.cited_by(w)) for w in ranked_ids]
+    assert [e["node"]["references"]["totalCount"] for e in edges] == [len(truth.references(w)) for w in ranked_ids]
+    # page, cited-by pages, reference pages, authorships, co-author pages
+    assert counts == {4: 5, 16: 5}
+
+
 COAUTHOR_PROFILES = """
 query($id: String!, $first: Int!) { researcher(id: $id) { coauthors(first: $first) { edges { node { researcher {
   paperCount hIndex authorPositions { first } fields(first: 3) { count } mostCitedPaper { title }
