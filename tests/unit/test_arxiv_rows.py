@@ -46,6 +46,7 @@ def test_categories_in_order_first_is_primary(records: list[dict]) -> None:
         assert [r.props["primary"] for r in links] == [True] + [False] * (len(codes) - 1)
         cats = [n for n in rows.nodes if n.label == "Category"]
         assert [(n.keys["key"], n.props["scheme"]) for n in cats] == [(f"arxiv:{c}", "arxiv") for c in codes]
+        assert [n.props["name"] for n in cats] == [arxiv.CATEGORY_NAMES[c] for c in codes]
     assert len(all_codes) == len({c for r in records for c in r["categories"].split()})
 
 
@@ -69,6 +70,14 @@ def test_authors_are_paper_scoped_decoded_and_ranked(records: list[dict]) -> Non
         if positions:
             assert positions[0] == "first" and (len(positions) == 1 or positions[-1] == "last")
     assert total == 537
+
+
+def test_category_names_from_the_taxonomy(records: list[dict]) -> None:
+    rows = arxiv.build_rows(next(r for r in records if r["id"] == "0704.0002"))
+    names = {n.keys["key"]: n.props["name"] for n in rows.nodes if n.label == "Category"}
+    assert names == {"arxiv:math.CO": "Combinatorics", "arxiv:cs.CG": "Computational Geometry"}
+    unknown = arxiv.build_rows(dict(records[0], categories="xx.YY hep-ph"))
+    assert [n.props["name"] for n in unknown.nodes if n.label == "Category"] == ["xx.YY", "High Energy Physics - Phenomenology"]
 
 
 def test_tex_names_are_decoded(records: list[dict]) -> None:
