@@ -1,12 +1,13 @@
 """arXiv metadata snapshot (Kaggle `arxiv-metadata-oai-snapshot` JSON Lines) -> Weft rows (pure).
 
-One record gives one Paper (keys `arxiv_id` and, when stated, `doi`), its categories as
-`Category` nodes `arxiv:<code>` (the first is `primary`), and its authors. arXiv authors carry no
-ids, so each becomes a paper-scoped Researcher keyed `paper:<paper key>#<rank>` (MODEL.md);
-names come from `authors_parsed` (TeX-decoded when needed), falling back to the decoded free-text
-`authors` list. Dates: `year`/`publication_date` from v1, `versions` as `v1@2007-04-02`,
-`updated_date` the newer of `update_date` and the last version's date, so a later version (or a
-later snapshot of the same version) wins and an earlier one does not.
+One record gives one Paper (keys `arxiv_id`, canonical and version-less, and `doi` when stated),
+its categories as `Category` nodes `arxiv:<code>` named from arXiv's taxonomy (the first category
+is `primary`), and its authors. arXiv authors carry no ids, so each becomes a paper-scoped
+Researcher `paper:arxiv:<id>#<rank>` (MODEL.md), which a later source claims through the paper's
+author list (loaders/claims.py). Names come from `authors_parsed` (TeX-decoded when needed; its
+affiliation strings are not kept), falling back to the decoded free-text `authors` list. Dates:
+`year`/`publication_date` from v1, `versions` as `v1@2007-04-02`, `updated` the newer of
+`update_date` and the last version's date, so a later version wins and an earlier one does not.
 """
 
 from __future__ import annotations
