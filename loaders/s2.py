@@ -13,9 +13,12 @@ line; `dataset_rows(kind, row)`): `papers`, `authors`, `citations`, `paper-ids`,
   `cited_by_count_s2`, `h_index_s2`; papers: `cited_by_count_s2`, `reference_count_s2`, ...
 * Fields of study become Category rows `s2field:<slug>` (scheme `s2field`).
 * Dataset rows that only add to a paper (citations, abstracts, tldrs) are ATTACH rows: the writer
-  finds the paper by corpus id and never creates it, so the independent samples add no stubs.
+  finds the paper by corpus id and never creates it, so the independent samples add no stubs. One
+  run loads such files after the others (`loaders.detect.load_order`); across separate runs, load
+  `papers` first: an attachment whose paper is not there yet is dropped, not kept for later.
   `paper-ids` and `publication-venues` rows are read, checked and counted but write nothing (see
   `dataset_rows`). None values are left out of every row.
+* `build_rows(record)` picks the kind per record, so one file may mix Graph API papers and authors.
 """
 
 from __future__ import annotations
