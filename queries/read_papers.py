@@ -82,6 +82,33 @@ WITH collect(p) AS found
 RETURN size(found) AS total, [x IN found[$skip..$end] | x {.*}] AS page
 """
 
+# Pages of each researcher's papers, optionally in categories ($keys[].categories: ids) and a year range,
+# sorted by sort (NEWEST|OLDEST|MOST_CITED) (DataLoader; $keys are
+# [{id, categories, year_from, year_to, sort, skip, end}]): key, total, page (node maps).
+RESEARCHER_PAPER_PAGES: LiteralString = """
+UNWIND $keys AS k
+CALL (k) {
+  OPTIONAL MATCH (:Researcher {id: k.id})-[:AUTHORED]->(p:Paper)
+  WHERE (k.year_from IS NULL OR p.year >= k.year_from) AND (k.year_to IS NULL OR p.year <= k.year_to)
+    AND (k.categories IS NULL OR EXISTS { (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN k.categories })
+  WITH p ORDER BY
+    CASE WHEN k.sort = 'MOST_CITED' THEN coalesce(p.cited_by_count, 0) ELSE 0 END DESC,
+    CASE WHEN k.sort = 'NEWEST' THEN coalesce(p.publication_date, toString(p.year), '') ELSE '' END DESC,
+    CASE WHEN k.sort = 'OLDEST' THEN coalesce(p.publication_date, toString(p.year), '9999') ELSE '' END ASC,
+    CASE WHEN k.sort = 'MOST_CITED' THEN coalesce(p.publication_date, '') ELSE '' END DESC,
+    p.id
+  RETURN collect(p) AS found
+}
+RETURN k AS key, size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page
+"""
+
+# Categories by id, key or case-insensitive name, for many strings at once (DataLoader): value, ids.
+CATEGORY_LOOKUPS: LiteralString = """
+UNWIND $values AS value
+OPTIONAL MATCH (c:Category) WHERE c.id = value OR c.key = value OR toLower(c.name) = toLower(value)
+RETURN value, collect(c.id) AS ids
+"""
+
 # Pages of the loaded papers citing each paper (DataLoader; $keys are [{id, sort, skip, end}], sort
 # NEWEST|OLDEST|MOST_CITED): id, sort, skip, end, total, page (node maps).
 CITED_BY_PAGES: LiteralString = """
@@ -109,11 +136,4 @@ CALL (k) {
   RETURN collect(p) AS found
 }
 RETURN k.id AS id, k.skip AS skip, k.end AS end, size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page
-"""
-
-# Category lookup by internal id, key (`topic:T10181`, `arxiv:cs.LG`) or case-insensitive name: node.
-CATEGORY_LOOKUP: LiteralString = """
-MATCH (c:Category) WHERE c.id = $value OR c.key = $value RETURN c {.id, .key, .name, .scheme, .level} AS node
-UNION
-MATCH (c:Category) WHERE toLower(c.name) = toLower($value) RETURN c {.id, .key, .name, .scheme, .level} AS node
 """

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from graph.errors import InvalidInput
 from graph.reads.institutions import family, find_institution
-from graph.reads.papers import find_categories
 from graph.reads.researchers import find_researcher
 from schema.context import Info
 
@@ -13,10 +12,10 @@ async def category_ids(info: Info, raw: str | None, argument: str = "category") 
     """Ids of the categories `raw` names (id, key or name); None for no filter; InvalidInput if none."""
     if raw is None:
         return None
-    found = await find_categories(info.context.reader, raw)
+    found = await info.context.data.category_ids.load(raw.strip())
     if not found:
         raise InvalidInput(f"`{argument}`: no category has the id, key or name {raw!r}", argument=argument)
-    return [c["id"] for c in found]
+    return sorted(found)
 
 
 async def institution_ids(

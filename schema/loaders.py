@@ -46,3 +46,5 @@ class Loaders:
         self.cited_by = _keyed(papers.cited_by_pages, reader, EMPTY_PAGE)
         self.references = _keyed(papers.references_pages, reader, EMPTY_PAGE)
         self.coauthors = _keyed(researchers.coauthor_pages, reader, EMPTY_PAGE)
+        self.researcher_papers = _keyed(papers.researcher_paper_pages, reader, EMPTY_PAGE)
+        self.category_ids = _keyed(papers.category_lookups, reader, [])

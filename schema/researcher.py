@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import strawberry
 
 from graph.lookup_ids import slugify
-from graph.reads.papers import PaperFilter, paper_page
 from schema.author_positions import AuthorPositions
 from schema.category_count import CategoryCount
 from schema.common import Connection, Identity, SourceCount, identities, source_counts
@@ -163,13 +162,10 @@ class Researcher:
         from schema.paper import Paper
 
         page = window(first, after, 24)
-        where = PaperFilter(
-            researcher=self.id,
-            categories=await category_ids(info, category),
-            year_from=year_from,
-            year_to=year_to,
-        )
-        found = await paper_page(info.context.reader, where, sort.value, page.skip, page.limit)
+        categories = await category_ids(info, category)
+        key = (self.id, tuple(categories) if categories is not None else None, year_from, year_to, sort.value,
+               page.skip, page.limit)
+        found = await info.context.data.researcher_papers.load(key)
         return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)
 
     @strawberry.field(description="Co-authors with the number of shared papers, heaviest first by default.")

@@ -90,6 +90,34 @@ async def paper_page(reader: GraphReader, where: PaperFilter, sort: str, skip: i
     return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
 
 
+ResearcherPageKey = tuple[str, tuple[str, ...] | None, int | None, int | None, str, int, int]
+
+
+async def researcher_paper_pages(reader: GraphReader, keys: list[ResearcherPageKey]) -> dict[ResearcherPageKey, Page]:
+    """`{(researcher id, category ids, year_from, year_to, sort, skip, limit): Page}` of each researcher's papers."""
+    params = {
+        "keys": [
+            {"id": i, "categories": list(c) if c is not None else None, "year_from": yf, "year_to": yt,
+             "sort": s, "skip": k, "end": k + n}
+            for i, c, yf, yt, s, k, n in keys
+        ]
+    }
+    rows = await reader.rows(q.RESEARCHER_PAPER_PAGES, params, "listing researchers' papers")
+    out: dict[ResearcherPageKey, Page] = {}
+    for r in rows:
+        k = r["key"]
+        cats = tuple(k["categories"]) if k["categories"] is not None else None
+        key = (k["id"], cats, k["year_from"], k["year_to"], k["sort"], k["skip"], k["end"] - k["skip"])
+        out[key] = Page(r["page"], r["total"])
+    return out
+
+
+async def category_lookups(reader: GraphReader, values: list[str]) -> dict[str, list[str]]:
+    """`{string: [category ids]}` for ids, keys or (case-insensitive) names."""
+    rows = await reader.rows(q.CATEGORY_LOOKUPS, {"values": values}, "looking up categories")
+    return {r["value"]: r["ids"] for r in rows}
+
+
 async def cited_by_pages(reader: GraphReader, keys: list[tuple[str, str, int, int]]) -> dict[tuple, Page]:
     """`{(id, sort, skip, limit): Page}` of loaded papers citing each paper, in `sort` order."""
     params = {"keys": [{"id": i, "sort": s, "skip": k, "end": k + n} for i, s, k, n in keys]}
@@ -102,9 +130,3 @@ async def references_pages(reader: GraphReader, keys: list[tuple[str, int, int]]
     params = {"keys": [{"id": i, "skip": k, "end": k + n} for i, k, n in keys]}
     rows = await reader.rows(q.REFERENCES_PAGES, params, "listing references")
     return {(r["id"], r["skip"], r["end"] - r["skip"]): Page(r["page"], r["total"]) for r in rows}
-
-
-async def find_categories(reader: GraphReader, raw: str) -> list[Row]:
-    """Categories whose id, key or (case-insensitive) name is `raw`."""
-    rows = await reader.rows(q.CATEGORY_LOOKUP, {"value": raw.strip()}, "looking up a category")
-    return [r["node"] for r in rows]

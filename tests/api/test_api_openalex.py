@@ -384,7 +384,8 @@ CONNECTIONS_OF_ITEMS = """
 query($first: Int!) { mostCited(first: $first) { edges { node {
   citedBy(first: 2, sort: NEWEST) { totalCount edges { node { title } } }
   references(first: 2) { totalCount }
-  authors { researcher { coauthors(first: 2) { totalCount edges { node { weight } } } } } } } } }
+  authors { researcher { ids { source id } coauthors(first: 2) { totalCount edges { node { weight } } }
+    papers(first: 1, category: "field:17", sort: MOST_CITED) { totalCount } } } } } } }
 """
 
 
@@ -398,8 +399,13 @@ def test_connections_of_list_items_are_batched(client: GraphQLClient, truth: Ope
     got = [e["node"]["citedBy"]["totalCount"] for e in edges]
     assert got == [len(truth.cited_by(w)) for w in ranked_ids]
     assert [e["node"]["references"]["totalCount"] for e in edges] == [len(truth.references(w)) for w in ranked_ids]
-    # page, cited-by pages, reference pages, authorships, co-author pages
-    assert counts == {4: 5, 16: 5}
+    for author in (a["researcher"] for e in edges for a in e["node"]["authors"][:3]):
+        works = truth.works_of(openalex_id(author))
+        cs_works = [w for w in works if "Computer Science" in truth.field_of_work[short(w["id"])]]
+        assert author["coauthors"]["totalCount"] == len(truth.coauthor_weights(openalex_id(author)))
+        assert author["papers"]["totalCount"] == len(cs_works)
+    # page, cited-by pages, reference pages, authorships, co-author pages, category lookup, paper pages
+    assert counts == {4: 7, 16: 7}
 
 
 COAUTHOR_PROFILES = """
