@@ -8,7 +8,7 @@ write any file without knowing the source:
 | source | kind | recognised by (first record) |
 |---|---|---|
 | arxiv | `snapshot` | `id`, `authors`, `categories`, `versions` |
-| s2 | `paper` / `author` | Graph API camelCase `paperId` / `authorId` |
+| s2 | `paper` / `author` / `page` | Graph API camelCase `paperId` / `authorId`; a result page `{total/offset/next/token, data}` |
 | s2 | `dataset:<name>` | S2AG lowercase fields: `citingcorpusid` (citations), `sha`+`corpusid` (paper-ids), `corpusid`+`openaccessinfo` (abstracts), `corpusid`+`model`+`text` (tldrs), `corpusid`+`title` (papers), `authorid` (authors), `id`+`name`+`issn`/`alternate_names` (publication-venues) |
 | openalex | `work` / `author` / `institution` | `https://openalex.org/W…`/`A…`/`I…` ids or their telling fields (`loaders.openalex.kind`) |
 
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -85,16 +84,9 @@ def load_order(path: Path, first: Any) -> int:
     return 1 if found and found[1] in ATTACHING_KINDS else 0
 
 
-def _builder(source: str, kind: str) -> Callable[[Any], RecordRows | None]:
-    if source == "arxiv":
-        return arxiv.build_rows
-    if source == "openalex":
-        return openalex.build_rows
-    if kind == "paper":
-        return s2.paper_rows
-    if kind == "author":
-        return s2.author_rows
-    return partial(s2.dataset_rows, kind.removeprefix("dataset:"))
+def _builder(source: str) -> Callable[[Any], RecordRows | None]:
+    """The source's row builder; S2's picks the kind per record (papers, authors, pages, dataset rows)."""
+    return {"arxiv": arxiv.build_rows, "openalex": openalex.build_rows, "s2": s2.build_rows}[source]
 
 
 def _looks_like(record: Any) -> str:
@@ -118,7 +110,7 @@ def detect_file(path: Path, source: str = "auto") -> FileFormat:
             f"{path}: holds {SOURCE_NAMES[found[0]]} {found[1]} records, not {SOURCE_NAMES[source]} "
             f"(use `weft load {found[0]}` or `weft load auto`)"
         )
-    return FileFormat(found[0], found[1], container, _builder(*found))
+    return FileFormat(found[0], found[1], container, _builder(found[0]))
 
 
 def detect_files(paths: Iterable[Path | str], source: str = "auto") -> list[tuple[Path, FileFormat]]:

@@ -281,6 +281,28 @@ def _unwrap(entry: Any, field: str) -> Any:
     return entry
 
 
+def page_rows(record: Any) -> RecordRows | None:
+    """A Graph API result page as one record: each entry's rows (`paper_rows` / `author_rows`;
+    `{citingPaper}`/`{citedPaper}` entries as papers, their link needs the cited id the page lacks).
+
+    Entries without any id are skipped, like id-less nested papers; None for a page with none left.
+    """
+    out = RecordRows()
+    for entry in _page_entries(_need_object(record)) or []:
+        entry = _unwrap(_unwrap(entry, "citingPaper"), "citedPaper")
+        try:
+            part = paper_rows(entry) if "paperId" in entry else author_rows(entry) if "authorId" in entry else None
+        except RejectedRecord:
+            continue
+        if part is None:
+            continue
+        base = len(out.nodes)
+        out.nodes.extend(part.nodes)
+        out.rels.extend(RelRow(r.type, r.start, r.end, r.props, None if r.owner is None else r.owner + base)
+                        for r in part.rels)
+    return out if out.nodes else None
+
+
 def author_rows(record: Any) -> RecordRows:
     """A Graph API author (with `papers`) or an `authors` dataset row: the researcher first, then
     each listed paper as a MENTION row with its authors."""
@@ -316,14 +338,32 @@ def dataset_kind(record: Any) -> str | None:
     return None
 
 
+_PAGE_FIELDS = frozenset({"total", "offset", "next", "token"})
+
+
+def _page_entries(record: dict) -> list[dict] | None:
+    """The entries of a Graph API result page (`/paper/search`, `/paper/search/bulk`,
+    `/author/search`, `/author/{id}/papers`: `{total|offset|next|token, data: [...]}`), else None."""
+    data = record.get("data")
+    if not isinstance(data, list) or not record.keys() & _PAGE_FIELDS or record.keys() & {"paperId", "authorId"}:
+        return None
+    entries = [e for e in data if isinstance(e, dict)]
+    if entries and not any(k in _unwrap(_unwrap(e, "citingPaper"), "citedPaper") for e in entries[:5]
+                           for k in ("paperId", "authorId")):
+        return None
+    return entries
+
+
 def kind(record: Any) -> str | None:
-    """`paper` / `author` (Graph API) or `dataset:<name>` for an S2 record; None for anything else."""
+    """`paper` / `author` / `page` (Graph API) or `dataset:<name>` for an S2 record; None otherwise."""
     if not isinstance(record, dict):
         return None
     if "paperId" in record:
         return "paper"
     if "authorId" in record:
         return "author"
+    if _page_entries(record) is not None:
+        return "page"
     dataset = dataset_kind(record)
     return f"dataset:{dataset}" if dataset else None
 
@@ -344,6 +384,8 @@ def build_rows(record: Any) -> RecordRows | None:
         return paper_rows(record)
     if which == "author":
         return author_rows(record)
+    if which == "page":
+        return page_rows(record)
     if which is None:
         raise RejectedRecord("not a Semantic Scholar paper, author or dataset row")
     return dataset_rows(which.removeprefix("dataset:"), record)

@@ -193,3 +193,16 @@ def test_bad_dataset_lines_are_reported_with_file_and_line(driver: Driver, setti
     rows, _, _ = driver.execute_query("MATCH (p:Paper) RETURN p.corpus_id AS c ORDER BY c", database_=settings.neo4j_database)
     # line 4's corpusid is not a number: its externalids.CorpusId (a string) still gives the key
     assert sorted(r["c"] for r in rows if r["c"]) == sorted(str(p["corpusid"]) for p in (papers[0], papers[2], papers[3]))
+
+
+def test_a_graph_api_result_page_loads(driver: Driver, settings: Settings, tmp_path: Path) -> None:
+    """An `/author/{id}/papers` page (`{offset, next, data}`) built from Author.json's real papers."""
+    reset(driver, settings.neo4j_database)
+    _, author = raw_graph_api()
+    page = tmp_path / "author-papers-page.json"
+    page.write_text(json.dumps({"offset": 0, "next": 100, "data": author["papers"]}), encoding="utf-8")
+    summary = load(driver, settings, page, source="auto")
+    assert (summary.read, summary.rejected) == (1, 0) and summary.files[0].source == "s2"
+    found = counts(driver, settings.neo4j_database)
+    assert found["Paper"] == len({p["paperId"] for p in author["papers"]})
+    assert found["AUTHORED"] == len({(p["paperId"], a["authorId"]) for p in author["papers"] for a in p["authors"]})

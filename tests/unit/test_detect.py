@@ -41,8 +41,8 @@ def test_every_shared_file_is_detected() -> None:
 
 def test_builders_follow_the_format() -> None:
     paper = detect_file(shared_path("semanticscholar", "graph_api", "Paper.json"))
-    assert paper.build_rows is s2.paper_rows
-    assert detect_file(shared_path("semanticscholar", "graph_api", "Author.json")).build_rows is s2.author_rows
+    assert paper.build_rows is s2.build_rows and paper.kind == "paper"
+    assert detect_file(shared_path("semanticscholar", "graph_api", "Author.json")).kind == "author"
     assert detect_file(shared_path("arxiv", "arxiv-metadata-oai-snapshot.head200.jsonl")).build_rows is arxiv.build_rows
     assert detect_file(shared_path("openalex", "works", "single", "W2741809807.json")).build_rows is openalex.build_rows
     venues = detect_file(shared_path("semanticscholar", "datasets_sample", "publication-venues",
@@ -116,6 +116,9 @@ def test_classify_single_records() -> None:
     assert classify({"id": "0704.0001", "authors": "", "categories": "hep-ph", "versions": []}) == ("arxiv", "snapshot")
     assert classify({"id": "https://openalex.org/I114027177"}) == ("openalex", "institution")
     assert classify({"id": "https://openalex.org/A5017898742"}) == ("openalex", "author")
+    assert classify({"total": 1, "offset": 0, "data": [{"paperId": "x"}]}) == ("s2", "page")
+    assert classify({"offset": 0, "data": [{"citingPaper": {"paperId": "x"}}]}) == ("s2", "page")
+    assert classify({"total": 1, "data": [{"DOI": "10.1/x"}]}) is None
     assert classify({"DOI": "10.1/x"}) is None
     assert classify([1, 2]) is None and classify("text") is None
 

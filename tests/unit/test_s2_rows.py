@@ -228,3 +228,22 @@ def test_endpoint_shaped_citations_and_references_unwrap(paper_doc: dict) -> Non
     plain, unwrapped = s2.paper_rows(paper_doc), s2.paper_rows(wrapped)
     assert [(n.label, n.key) for n in unwrapped.nodes] == [(n.label, n.key) for n in plain.nodes]
     assert [(r.type, r.start, r.end) for r in unwrapped.rels] == [(r.type, r.start, r.end) for r in plain.rels]
+
+
+def test_graph_api_result_pages(paper_doc: dict, author_doc: dict) -> None:
+    """`/author/{id}/papers`, `/paper/search`, `/paper/{id}/citations` pages, built from the real records."""
+    papers_page = {"offset": 0, "next": 60, "data": [*author_doc["papers"], {"paperId": None, "title": "x"}]}
+    assert s2.kind(papers_page) == "page"
+    rows = s2.build_rows(papers_page)
+    expected = [s2.paper_rows(p) for p in author_doc["papers"]]
+    assert [(n.label, n.key) for n in rows.nodes] == [(n.label, n.key) for part in expected for n in part.nodes]
+    assert len(rows.rels) == sum(len(part.rels) for part in expected)
+    owners = [rows.nodes[r.owner] for r in rows.rels if r.type == "AUTHORED"]
+    assert all(o.label == "Paper" for o in owners)
+    assert all(rows.nodes[r.owner].key == r.end for r in rows.rels if r.type == "AUTHORED")
+    citations_page = {"offset": 0, "data": [{"citingPaper": c, "contexts": []} for c in paper_doc["citations"][:10]]}
+    assert {n.keys["s2_id"] for n in s2.build_rows(citations_page).nodes if n.label == "Paper"} == {
+        c["paperId"] for c in paper_doc["citations"][:10]}
+    authors_page = {"total": 1, "offset": 0, "data": [author_doc]}
+    assert s2.build_rows(authors_page).nodes[0].keys == {"s2_id": author_doc["authorId"]}
+    assert s2.build_rows({"total": 0, "offset": 0, "data": []}) is None
