@@ -58,37 +58,76 @@ WITH root, collect(DISTINCT c.id) AS descendants
 RETURN [root.id] + descendants AS ids
 """
 
-# One page of researchers affiliated with any of $ids, the years overlapping $year_from..$year_to,
-# most papers stating these institutions first: total, page [{researcher, paper_count, first_year, last_year}].
-ROSTER_PAGE: LiteralString = """
-MATCH (r:Researcher)-[af:AFFILIATED_WITH]->(i:Institution)
-WHERE i.id IN $ids
-WITH r, min(af.first_year) AS first_year, max(af.last_year) AS last_year
-WHERE ($year_from IS NULL OR last_year IS NULL OR last_year >= $year_from)
-  AND ($year_to IS NULL OR first_year IS NULL OR first_year <= $year_to)
-CALL (r) {
-  OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper)
-  WHERE any(x IN coalesce(a.institution_ids, []) WHERE x IN $ids)
-    AND ($year_from IS NULL OR p.year >= $year_from) AND ($year_to IS NULL OR p.year <= $year_to)
-  RETURN count(DISTINCT p) AS paper_count
-}
-WITH r, paper_count, first_year, last_year ORDER BY paper_count DESC, r.name, r.id
-WITH collect({researcher: r, paper_count: paper_count, first_year: first_year, last_year: last_year}) AS found
-RETURN size(found) AS total,
-       [x IN found[$skip..$end] | {researcher: properties(x.researcher), paper_count: x.paper_count,
-                                   first_year: x.first_year, last_year: x.last_year}] AS page
+# Ids of many institutions' families: each one and (when include_children) every institution PART_OF
+# it, transitively (DataLoader; $keys are [{id, include_children}]): key, ids.
+INSTITUTION_FAMILIES: LiteralString = """
+UNWIND $keys AS k
+MATCH (root:Institution {id: k.id})
+OPTIONAL MATCH (c:Institution)-[:PART_OF*1..6]->(root) WHERE k.include_children
+WITH k, root, collect(DISTINCT c.id) AS descendants
+RETURN k AS key, [root.id] + descendants AS ids
 """
 
-# Institutions whose researchers co-author with $id's, heaviest summed co-authorship first:
-# total, page [{institution, weight, researchers}].
-COLLABORATOR_PAGE: LiteralString = """
-MATCH (i:Institution {id: $id})<-[:AFFILIATED_WITH]-(r:Researcher)-[c:COAUTHORED_WITH]-(o:Researcher)
-      -[:AFFILIATED_WITH]->(j:Institution)
-WHERE j <> i
-WITH j, sum(c.weight) AS weight, count(DISTINCT o) AS researchers
-ORDER BY weight DESC, j.name, j.id
-WITH collect({institution: j, weight: weight, researchers: researchers}) AS found
-RETURN size(found) AS total,
-       [x IN found[$skip..$end] | {institution: properties(x.institution), weight: x.weight,
-                                   researchers: x.researchers}] AS page
+# Roster pages (DataLoader; $keys are [{ids, year_from, year_to, skip, end}]): researchers affiliated
+# with any of ids, their years overlapping year_from..year_to, most papers stating these institutions
+# (in those years) first: key, total, page [{researcher, paper_count, first_year, last_year}].
+ROSTER_PAGES: LiteralString = """
+UNWIND $keys AS k
+CALL (k) {
+  MATCH (r:Researcher)-[af:AFFILIATED_WITH]->(i:Institution)
+  WHERE i.id IN k.ids
+  WITH k, r, min(af.first_year) AS first_year, max(af.last_year) AS last_year
+  WHERE (k.year_from IS NULL OR last_year IS NULL OR last_year >= k.year_from)
+    AND (k.year_to IS NULL OR first_year IS NULL OR first_year <= k.year_to)
+  CALL (k, r) {
+    OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper)
+    WHERE any(x IN coalesce(a.institution_ids, []) WHERE x IN k.ids)
+      AND (k.year_from IS NULL OR p.year >= k.year_from) AND (k.year_to IS NULL OR p.year <= k.year_to)
+    RETURN count(DISTINCT p) AS paper_count
+  }
+  WITH r, paper_count, first_year, last_year ORDER BY paper_count DESC, r.name, r.id
+  RETURN collect({researcher: r, paper_count: paper_count, first_year: first_year, last_year: last_year}) AS found
+}
+RETURN k AS key, size(found) AS total,
+       [x IN found[k.skip..k.end] | {researcher: properties(x.researcher), paper_count: x.paper_count,
+                                     first_year: x.first_year, last_year: x.last_year}] AS page
+"""
+
+# Pages of institutions whose researchers co-author with each institution's, heaviest summed weight
+# first (DataLoader; $keys are [{id, skip, end}]): key, total, page [{institution, weight, researchers}].
+COLLABORATOR_PAGES: LiteralString = """
+UNWIND $keys AS k
+CALL (k) {
+  MATCH (i:Institution {id: k.id})<-[:AFFILIATED_WITH]-(:Researcher)-[c:COAUTHORED_WITH]-(o:Researcher)
+        -[:AFFILIATED_WITH]->(j:Institution)
+  WHERE j <> i
+  WITH j, sum(c.weight) AS weight, count(DISTINCT o) AS researchers
+  ORDER BY weight DESC, j.name, j.id
+  RETURN collect({institution: j, weight: weight, researchers: researchers}) AS found
+}
+RETURN k AS key, size(found) AS total,
+       [x IN found[k.skip..k.end] | {institution: properties(x.institution), weight: x.weight,
+                                     researchers: x.researchers}] AS page
+"""
+
+# Pages of papers with an authorship stating any of ids, optionally in categories and a year range,
+# sorted by sort (NEWEST|OLDEST|MOST_CITED) (DataLoader; $keys are
+# [{ids, categories, year_from, year_to, sort, skip, end}]): key, total, page (node maps).
+INSTITUTION_PAPER_PAGES: LiteralString = """
+UNWIND $keys AS k
+CALL (k) {
+  MATCH (i:Institution)<-[:AFFILIATED_WITH]-(:Researcher)-[a:AUTHORED]->(p:Paper)
+  WHERE i.id IN k.ids AND any(x IN coalesce(a.institution_ids, []) WHERE x IN k.ids)
+  WITH DISTINCT k, p
+  WHERE (k.year_from IS NULL OR p.year >= k.year_from) AND (k.year_to IS NULL OR p.year <= k.year_to)
+    AND (k.categories IS NULL OR EXISTS { (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN k.categories })
+  WITH k, p ORDER BY
+    CASE WHEN k.sort = 'MOST_CITED' THEN coalesce(p.cited_by_count, 0) ELSE 0 END DESC,
+    CASE WHEN k.sort = 'NEWEST' THEN coalesce(p.publication_date, toString(p.year), '') ELSE '' END DESC,
+    CASE WHEN k.sort = 'OLDEST' THEN coalesce(p.publication_date, toString(p.year), '9999') ELSE '' END ASC,
+    CASE WHEN k.sort = 'MOST_CITED' THEN coalesce(p.publication_date, '') ELSE '' END DESC,
+    p.id
+  RETURN collect(p) AS found
+}
+RETURN k AS key, size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page
 """

@@ -7,8 +7,6 @@ from typing import Annotated, Any
 import strawberry
 
 from graph.lookup_ids import slugify
-from graph.reads import institutions as reads
-from graph.reads.papers import PaperFilter, paper_page
 from schema.collaborating_institution import CollaboratingInstitution
 from schema.common import Connection, Identity, identities
 from schema.context import Info
@@ -66,6 +64,12 @@ class Institution:
     def works_count(self) -> int | None:
         return self.props.get("works_count_openalex")
 
+    async def _family(self, info: Info, include_children: bool) -> tuple[str, ...]:
+        """This institution's id, plus its PART_OF descendants' when `include_children`."""
+        if not include_children:
+            return (self.id,)
+        return tuple(await info.context.data.family.load((self.id, True)) or [self.id])
+
     @strawberry.field(description="The institutions this one is part of (ROR hierarchy).")
     async def parent(self, info: Info) -> Institution | None:
         parents = await info.context.data.parents.load(self.id)
@@ -90,8 +94,8 @@ class Institution:
         include_children: Annotated[bool, strawberry.argument(description="Roll up institutions that are part of this one.")] = False,
     ) -> Connection[RosterEntry]:
         page = window(first, after, 50)
-        ids = await reads.family(info.context.reader, self.id, include_children)
-        found = await reads.roster_page(info.context.reader, ids, year_from, year_to, page.skip, page.limit)
+        ids = await self._family(info, include_children)
+        found = await info.context.data.roster.load((ids, year_from, year_to, page.skip, page.limit))
         return Connection.build([RosterEntry.from_record(r) for r in found.rows], found.total, page)
 
     @strawberry.field(description="Papers with an author stating this institution.")
@@ -107,13 +111,11 @@ class Institution:
         include_children: Annotated[bool, strawberry.argument(description="Include institutions part of this one.")] = False,
     ) -> Connection[Paper]:
         page = window(first, after, 24)
-        where = PaperFilter(
-            institutions=await reads.family(info.context.reader, self.id, include_children),
-            categories=await category_ids(info, category),
-            year_from=year_from,
-            year_to=year_to,
-        )
-        found = await paper_page(info.context.reader, where, sort.value, page.skip, page.limit)
+        ids = await self._family(info, include_children)
+        categories = await category_ids(info, category)
+        key = (ids, tuple(categories) if categories is not None else None, year_from, year_to, sort.value,
+               page.skip, page.limit)
+        found = await info.context.data.institution_papers.load(key)
         return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)
 
     @strawberry.field(description="This institution's most cited papers.")
@@ -123,7 +125,7 @@ class Institution:
         first: Annotated[int, strawberry.argument(description="How many, at most 100.")] = 10,
     ) -> list[Paper]:
         check_range("first", first, 0, 100)
-        found = await paper_page(info.context.reader, PaperFilter(institutions=[self.id]), "MOST_CITED", 0, first)
+        found = await info.context.data.institution_papers.load(((self.id,), None, None, None, "MOST_CITED", 0, first))
         return [Paper.from_record(r) for r in found.rows]
 
     @strawberry.field(description="Institutions whose researchers co-author with this one's, by summed co-authorship weight.")
@@ -134,5 +136,5 @@ class Institution:
         after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
     ) -> Connection[CollaboratingInstitution]:
         page = window(first, after, 20)
-        found = await reads.collaborator_page(info.context.reader, self.id, page.skip, page.limit)
+        found = await info.context.data.collaborators.load((self.id, page.skip, page.limit))
         return Connection.build([CollaboratingInstitution.from_record(r) for r in found.rows], found.total, page)

@@ -48,3 +48,7 @@ class Loaders:
         self.coauthors = _keyed(researchers.coauthor_pages, reader, EMPTY_PAGE)
         self.researcher_papers = _keyed(papers.researcher_paper_pages, reader, EMPTY_PAGE)
         self.category_ids = _keyed(papers.category_lookups, reader, [])
+        self.family = _keyed(institutions.families, reader, None)
+        self.roster = _keyed(institutions.roster_pages, reader, EMPTY_PAGE)
+        self.collaborators = _keyed(institutions.collaborator_pages, reader, EMPTY_PAGE)
+        self.institution_papers = _keyed(institutions.paper_pages, reader, EMPTY_PAGE)

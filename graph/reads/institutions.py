@@ -83,17 +83,56 @@ async def family(reader: GraphReader, institution_id: str, include_children: boo
     return row["ids"] if row else [institution_id]
 
 
-async def roster_page(
-    reader: GraphReader, ids: list[str], year_from: int | None, year_to: int | None, skip: int, limit: int
-) -> Page:
-    """Researchers affiliated with any of `ids` in the years asked, most papers there first."""
-    params = {"ids": ids, "year_from": year_from, "year_to": year_to, "skip": skip, "end": skip + limit}
-    row = await reader.one(q.ROSTER_PAGE, params, "listing the roster")
-    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
+def _as_key(value: Any) -> Any:
+    """A Cypher key map's value back as a hashable DataLoader key part (lists become tuples)."""
+    return tuple(value) if isinstance(value, list) else value
 
 
-async def collaborator_page(reader: GraphReader, institution_id: str, skip: int, limit: int) -> Page:
-    """Institutions whose researchers co-author with this one's, heaviest first."""
-    params = {"id": institution_id, "skip": skip, "end": skip + limit}
-    row = await reader.one(q.COLLABORATOR_PAGE, params, "listing collaborating institutions")
-    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
+async def families(reader: GraphReader, keys: list[tuple[str, bool]]) -> dict[tuple[str, bool], list[str]]:
+    """`{(id, include_children): [ids]}`: each institution plus, if asked, its PART_OF descendants."""
+    params = {"keys": [{"id": i, "include_children": c} for i, c in keys]}
+    rows = await reader.rows(q.INSTITUTION_FAMILIES, params, "expanding the institution hierarchy")
+    return {(r["key"]["id"], r["key"]["include_children"]): r["ids"] for r in rows}
+
+
+RosterKey = tuple[tuple[str, ...], int | None, int | None, int, int]
+
+
+async def roster_pages(reader: GraphReader, keys: list[RosterKey]) -> dict[RosterKey, Page]:
+    """`{(ids, year_from, year_to, skip, limit): Page}` of researchers affiliated with any of ids."""
+    params = {"keys": [{"ids": list(i), "year_from": f, "year_to": t, "skip": k, "end": k + n} for i, f, t, k, n in keys]}
+    rows = await reader.rows(q.ROSTER_PAGES, params, "listing rosters")
+    out: dict[RosterKey, Page] = {}
+    for r in rows:
+        k = r["key"]
+        out[(_as_key(k["ids"]), k["year_from"], k["year_to"], k["skip"], k["end"] - k["skip"])] = Page(r["page"], r["total"])
+    return out
+
+
+async def collaborator_pages(reader: GraphReader, keys: list[tuple[str, int, int]]) -> dict[tuple[str, int, int], Page]:
+    """`{(id, skip, limit): Page}` of institutions whose researchers co-author with this one's."""
+    params = {"keys": [{"id": i, "skip": k, "end": k + n} for i, k, n in keys]}
+    rows = await reader.rows(q.COLLABORATOR_PAGES, params, "listing collaborating institutions")
+    return {(r["key"]["id"], r["key"]["skip"], r["key"]["end"] - r["key"]["skip"]): Page(r["page"], r["total"]) for r in rows}
+
+
+InstitutionPageKey = tuple[tuple[str, ...], tuple[str, ...] | None, int | None, int | None, str, int, int]
+
+
+async def paper_pages(reader: GraphReader, keys: list[InstitutionPageKey]) -> dict[InstitutionPageKey, Page]:
+    """`{(ids, category ids, year_from, year_to, sort, skip, limit): Page}` of papers stating any of ids."""
+    params = {
+        "keys": [
+            {"ids": list(i), "categories": list(c) if c is not None else None, "year_from": f, "year_to": t,
+             "sort": s, "skip": k, "end": k + n}
+            for i, c, f, t, s, k, n in keys
+        ]
+    }
+    rows = await reader.rows(q.INSTITUTION_PAPER_PAGES, params, "listing institutions' papers")
+    out: dict[InstitutionPageKey, Page] = {}
+    for r in rows:
+        k = r["key"]
+        key = (_as_key(k["ids"]), _as_key(k["categories"]), k["year_from"], k["year_to"], k["sort"], k["skip"],
+               k["end"] - k["skip"])
+        out[key] = Page(r["page"], r["total"])
+    return out

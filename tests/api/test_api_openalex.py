@@ -408,6 +408,34 @@ def test_connections_of_list_items_are_batched(client: GraphQLClient, truth: Ope
     assert counts == {4: 7, 16: 7}
 
 
+INSTITUTIONS_OF_ITEMS = """
+{ mostCited(first: FIRST) { edges { node { authors { affiliations {
+  ids { source id } roster(first: 1) { totalCount } collaborators(first: 1) { totalCount }
+  mostCited(first: 1) { citedByCount } papers(first: 1, includeChildren: true) { totalCount } } } } } } }
+"""
+
+
+def test_institution_connections_of_list_items_are_batched(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    counts = {}
+    for first in (2, 8):
+        # a literal `first`: the cost rule counts a variable as the maximum, 100
+        edges = client.data(INSTITUTIONS_OF_ITEMS.replace("FIRST", str(first)))["mostCited"]["edges"]
+        affiliations = [i for e in edges for a in e["node"]["authors"] for i in a["affiliations"]]
+        assert len(affiliations) > first
+        counts[first] = client.cypher_queries
+    for inst in affiliations[:10]:
+        oa = openalex_id(inst)
+        assert inst["roster"]["totalCount"] == len(truth.roster(oa))
+        assert inst["mostCited"][0]["citedByCount"] == truth.most_cited(truth.works_at(oa))[0][1]
+        family = {oa} | truth.descendants(oa)
+        stating = {short(w["id"]) for w in truth.works.values() if any(
+            short(i.get("id")) in family for a in w.get("authorships") or [] for i in a.get("institutions") or [])}
+        assert inst["papers"]["totalCount"] == len(stating)
+    # page, authorships, institutions, rosters, collaborators, most-cited pages, families, then the
+    # includeChildren paper pages (a second batch: they wait for the families)
+    assert counts == {2: 8, 8: 8}
+
+
 COAUTHOR_PROFILES = """
 query($id: String!, $first: Int!) { researcher(id: $id) { coauthors(first: $first) { edges { node { researcher {
   paperCount hIndex authorPositions { first } fields(first: 3) { count } mostCitedPaper { title }
