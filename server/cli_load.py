@@ -57,7 +57,8 @@ def run_load(source: str, paths: list[Path], batch_size: int | None, rejects: Pa
         table.add_row(str(Path(f.path).relative_to(root)), f.source, str(f.read), str(f.written), str(f.merged), str(f.rejected), f"{f.seconds:.1f}")
     table.add_row("[bold]total", "", str(summary.read), str(summary.written), str(summary.merged),
                   str(summary.rejected), f"{summary.seconds:.1f}")
-    Console().print(table)
+    out = Console()
+    (out if out.is_terminal else Console(width=max(out.width, 160))).print(table)
     rate = summary.read / summary.seconds if summary.seconds else 0.0
     console.print(f"{summary.read} records in {summary.seconds:.1f}s ({rate:,.0f}/s), derived data in "
                   f"{summary.derive_seconds:.1f}s, data_version {summary.data_version}")
