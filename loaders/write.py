@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from graph.driver import translated_errors
 from graph.ids import aliases, canonical_keys, key_property, node_id
-from loaders.claims import plan_claims
-from loaders.names import names_compatible
+from loaders.derived import recompute
+from loaders.derived import (
+    same_name_pairs as same_name_pairs,  # re-exported: loaders.csv_derived uses it
+)
 from loaders.rows import ATTACH, REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
 from neo4j import Driver, ManagedTransaction
-from queries import derive, load_claims, load_nodes, load_rels
+from queries import load_nodes, load_rels
 
 LABEL_ORDER = ("Institution", "Category", "Researcher", "Paper")
 _LOOKUP = {
@@ -62,8 +64,6 @@ _RELEASE = {
     "INSTITUTION_PART_OF": load_rels.RELEASE_INSTITUTION_PART_OF,
     "LISTED_AFFILIATION": load_rels.RELEASE_LISTED_AFFILIATION,
 }
-DERIVE_CHUNK = 500
-SAME_NAME_BUCKET_LIMIT = 200
 
 
 def check_record(rows: RecordRows) -> None:
@@ -142,115 +142,11 @@ class GraphWriter:
         return outcome
 
     def finish(self, progress: Callable[[str, int, int], None] | None = None) -> int:
-        """Recompute CITES, AFFILIATED_WITH, COAUTHORED_WITH for touched nodes; bump data_version.
-
-        Runs in chunks of DERIVE_CHUNK ids, each its own transaction; returns the new data_version
-        (unchanged, 0, when nothing was written).
-        """
+        """Claim id-less author slots, recompute derived relationships for every touched node and
+        bump data_version (loaders/derived.py); returns the new data_version (0 when nothing was written)."""
         if not self.batches:
             return 0
-        self._claim(progress)
-        steps = (
-            ("citations", sorted(self.touched_papers), (derive.CLEAR_CITES_OUT, derive.BUILD_CITES_OUT, derive.BUILD_CITES_IN)),
-            ("affiliations", sorted(self.touched_researchers), (derive.CLEAR_AFFILIATED, derive.BUILD_AFFILIATED)),
-            ("co-authorships", sorted(self.touched_researchers), (derive.CLEAR_COAUTHORED, derive.BUILD_COAUTHORED)),
-        )
-        with translated_errors("recomputing derived relationships"), self.driver.session(database=self.database) as s:
-            for name, ids, statements in steps:
-                for start in range(0, len(ids), DERIVE_CHUNK):
-                    chunk = ids[start : start + DERIVE_CHUNK]
-                    s.execute_write(_run_all, statements, chunk)
-                    if progress:
-                        progress(name, min(start + DERIVE_CHUNK, len(ids)), len(ids))
-            self._same_names(s, progress)
-            version = s.execute_write(_bump)
-        return version
-
-    def _claim(self, progress: Callable[[str, int, int], None] | None) -> None:
-        """Apply the id-less author claiming rule (loaders/claims.py) to every touched paper."""
-        papers = sorted(self.touched_papers)
-        with translated_errors("claiming id-less authors"), self.driver.session(database=self.database) as session:
-            for start in range(0, len(papers), DERIVE_CHUNK):
-                chunk = papers[start : start + DERIVE_CHUNK]
-                moves = session.execute_write(_claim_tx, chunk)
-                for move in moves:
-                    self.touched_researchers |= {move["from"], move["to"]}
-                if progress:
-                    progress("claims", min(start + DERIVE_CHUNK, len(papers)), len(papers))
-
-    def _same_names(self, session: Any, progress: Callable[[str, int, int], None] | None) -> None:
-        """Recompute SAME_NAME_AS in every same-name bucket a touched researcher is in."""
-        touched = sorted(self.touched_researchers)
-        keys: set[str] = set()
-        for start in range(0, len(touched), DERIVE_CHUNK):
-            chunk = touched[start : start + DERIVE_CHUNK]
-            session.execute_write(_run_all, (derive.CLEAR_SAME_NAME,), chunk)  # a changed name leaves its bucket
-            keys |= set(session.execute_read(_column, derive.TOUCHED_NAME_KEYS, "name_key", chunk))
-        ordered = sorted(keys)
-        for start in range(0, len(ordered), DERIVE_CHUNK):
-            chunk = ordered[start : start + DERIVE_CHUNK]
-            members = session.execute_read(_records, derive.NAME_BUCKETS, keys=chunk)
-            session.execute_write(_same_name_tx, sorted({m["id"] for m in members}), same_name_pairs(members))
-            if progress:
-                progress("same-name candidates", min(start + DERIVE_CHUNK, len(ordered)), len(ordered))
-
-
-def same_name_pairs(members: list[dict[str, Any]], bucket_limit: int = SAME_NAME_BUCKET_LIMIT) -> list[dict[str, str]]:
-    """Pairs {a, b} (a < b) of people in one name_key bucket whose names are compatible.
-
-    Non-person records (`is_person` false) are never candidates; a bucket larger than
-    `bucket_limit` ("Wang Y" in a full dump) is skipped rather than linked all-to-all.
-    """
-    buckets: dict[str, list[dict[str, Any]]] = {}
-    for m in members:
-        if m["is_person"] and m["name"]:
-            buckets.setdefault(m["name_key"], []).append(m)
-    pairs = []
-    for people in buckets.values():
-        if len(people) > bucket_limit:
-            continue
-        people.sort(key=lambda m: m["id"])
-        for i, a in enumerate(people):
-            for b in people[i + 1 :]:
-                if names_compatible(a["name"], b["name"]):
-                    pairs.append({"a": a["id"], "b": b["id"]})
-    return pairs
-
-
-def _column(tx: ManagedTransaction, query: str, column: str, ids: list[str]) -> list[Any]:
-    return [rec[column] for rec in tx.run(query, ids=ids)]
-
-
-def _records(tx: ManagedTransaction, query: str, **params: Any) -> list[dict[str, Any]]:
-    return [rec.data() for rec in tx.run(query, **params)]
-
-
-def _same_name_tx(tx: ManagedTransaction, ids: list[str], pairs: list[dict[str, str]]) -> None:
-    tx.run(derive.CLEAR_SAME_NAME, ids=ids).consume()
-    for start in range(0, len(pairs), 5000):
-        tx.run(derive.BUILD_SAME_NAME, pairs=pairs[start : start + 5000]).consume()
-
-
-def _claim_tx(tx: ManagedTransaction, papers: list[str]) -> list[dict[str, Any]]:
-    slots = [rec.data() for rec in tx.run(load_claims.CLAIM_SLOTS, ids=papers)]
-    moves = plan_claims(slots)
-    onto: dict[tuple[str, str], set[str]] = {}
-    for m in moves:
-        onto.setdefault((m["paper"], m["to"]), set()).update(m["sources"])
-    if moves:
-        tx.run(load_claims.CLAIM_ONTO, sources=sorted(SOURCE_PRIORITY),
-               moves=[{"paper": p, "to": t, "sources": sorted(v)} for (p, t), v in sorted(onto.items())]).consume()
-        tx.run(load_claims.CLAIM_FROM, moves=moves).consume()
-    return moves
-
-
-def _run_all(tx: ManagedTransaction, statements: Iterable[str], ids: list[str]) -> None:
-    for statement in statements:
-        tx.run(statement, ids=ids).consume()
-
-
-def _bump(tx: ManagedTransaction) -> int:
-    return tx.run(derive.BUMP_DATA_VERSION).single()["data_version"]
+        return recompute(self.driver, self.database, self.touched_papers, self.touched_researchers, progress)
 
 
 # --- one batch ------------------------------------------------------------------------------
