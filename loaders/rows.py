@@ -11,9 +11,9 @@ row names its ends by `(label, canonical key)` (`graph.ids.canonical_keys(label,
 must be a node row of the same `RecordRows` (or, for `REFERENCES`, a `Ref` key).
 
 Who wins:
-* `props` (shared: `title`, `name`, `year`…) come from the highest-ranked row, rank = (`level`, source
-  priority openalex > s2 > arxiv, `updated`); a lower-ranked row only fills properties still missing.
-  None values are never written.
+* `props` (shared: `title`, `name`, `year`…): each property holds the value of the highest-ranked row
+  that gave it one, rank = (`level`, source priority openalex > s2 > arxiv, `updated`, a digest as
+  tie-break). None values are never written, so a newer record lacking a value does not erase it.
 * `source_props` (this source's own values: `cited_by_count_openalex`, `openalex_loaded_at`…) come from
   the newest row of that source (`level`, `updated`).
 * Relationship rows with an `owner` belong to that node row: they are written only when it is the

@@ -4,8 +4,8 @@ Inside the transaction, per label: rows that share a hard key are grouped, the g
 for every node any of a group's keys names, nodes a group proves to be one are merged (relationships
 moved per known type), ids are recomputed from the best key (old ids go to `aliases`), and the rows
 are upserted. Then the owned relationships of winning rows are replaced and the rest added.
-`finish()` recomputes derived relationships for everything the batches touched. The rules are in
-loaders/rows.py and graph/MODEL.md.
+`finish()` recomputes derived data for everything the batches touched (loaders/derived.py). The
+rules are in loaders/rows.py and graph/MODEL.md.
 """
 
 from __future__ import annotations
