@@ -12,12 +12,21 @@ from queries import read_search as q
 
 Row = dict[str, Any]
 
+MAX_WORDS = 32
+MAX_CHARS = 500
 INDEX_OF = {"PAPER": "paper_text", "RESEARCHER": "researcher_text", "INSTITUTION": "institution_text"}
 KIND_OF = {index: kind for kind, index in INDEX_OF.items()}
 
 
+def check_text(text: str, argument: str) -> None:
+    """InvalidInput naming `argument` when the text is too long to search (before any database work)."""
+    if len(text) > MAX_CHARS or len(text.split()) > MAX_WORDS:
+        raise InvalidInput(f"`{argument}` is too long: at most {MAX_WORDS} words and {MAX_CHARS} characters", argument=argument)
+
+
 async def search_page(reader: GraphReader, text: str, kinds: list[str], skip: int, limit: int) -> Page:
     """Hits `{kind, score, node}` for the words of `text` (Lucene syntax neutralised), best first."""
+    check_text(text, "query")
     query = escape_lucene(text)
     if not query:
         raise InvalidInput("`query` must contain at least one word", argument="query")
@@ -34,6 +43,7 @@ async def search_page(reader: GraphReader, text: str, kinds: list[str], skip: in
 
 async def autocomplete(reader: GraphReader, prefix: str, kinds: list[str], limit: int) -> list[Row]:
     """Completions `{kind, id, label, score}` for the words typed so far, the last one as a prefix."""
+    check_text(prefix, "prefix")
     query = prefix_query(prefix)
     if not query:
         return []

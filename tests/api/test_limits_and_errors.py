@@ -62,6 +62,8 @@ def test_too_complex(driver, client: GraphQLClient) -> None:
         ('{ mostCited(after: "bm90LWEtY3Vyc29y") { totalCount } }', "after"),
         ('{ search(query: "x", first: 500) { totalCount } }', "first"),
         ('{ search(query: "  ") { totalCount } }', "query"),
+        ("{ search(query: \"" + "w " * 40 + "\") { totalCount } }", "query"),
+        ("{ autocomplete(prefix: \"" + "a" * 600 + "\") { id } }", "prefix"),
         ('{ autocomplete(prefix: "x", first: 101) { id } }', "first"),
         ('{ papers(filter: {minCitations: -1}) { totalCount } }', "filter.minCitations"),
         ('{ mostCited(category: "no such category anywhere") { totalCount } }', "category"),
