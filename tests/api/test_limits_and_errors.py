@@ -6,11 +6,12 @@ import dataclasses
 import logging
 import socket
 
+import httpx
 import pytest
 
 from graph.settings import Settings
 from schema.limits import MAX_ALIASES, MAX_DEPTH, MAX_TOKENS
-from tests.api.conftest import GraphQLClient, api_client
+from tests.api.conftest import GraphQLClient, LiveServer
 
 
 def only_error(body: dict) -> dict:
@@ -124,15 +125,22 @@ def closed_port() -> int:
 
 
 def test_dead_neo4j_gives_unavailable(settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
+    """A live uvicorn server whose NEO4J_URI points at a closed port answers UNAVAILABLE, never a trace."""
     dead = dataclasses.replace(settings, neo4j_uri=f"bolt://127.0.0.1:{closed_port()}")
     caplog.set_level(logging.INFO, logger="weft.api")
-    for client in api_client(dead):
-        body = client.post('{ version researcher(id: "A5032473237") { name } }', **{"x-request-id": "dead-1"})
+    with LiveServer(dead) as server, httpx.Client(timeout=60) as http:
+        response = http.post(
+            server.url,
+            json={"query": '{ version researcher(id: "A5032473237") { name } }'},
+            headers={"x-request-id": "dead-1", "accept": "application/graphql-response+json"},
+        )
+        assert response.status_code == 200
+        body = response.json()
         assert body["data"] == {"version": "weft 0.1.0", "researcher": None}
         error = only_error(body)
         assert error["extensions"] == {"code": "UNAVAILABLE"}
         assert "Traceback" not in error["message"] and "neo4j" not in error["message"].split(":")[0]
-        assert client.http.get("/health").status_code == 503
+        assert http.get(server.url.replace("/graphql", "/health")).status_code == 503
     assert any("dead-1" in r.getMessage() for r in caplog.records)
 
 
