@@ -358,6 +358,36 @@ def _join_on_nodes(
     return [joined[r] for r in order], {i: joined_found[r] for i, r in enumerate(order)}
 
 
+def shared_props(label: str, rows: list[_Row]) -> tuple[dict[str, Any], dict[str, str], set[str]]:
+    """(props, ranks, alt names) of rows naming one node: each shared property from the highest-ranked
+    row giving it a non-null value, with that row's rank (what `prop_ranks` stores as `name=rank`)."""
+    props: dict[str, Any] = {}
+    ranks: dict[str, str] = {}
+    names: set[str] = set()
+    for r in sorted(rows, key=lambda r: r.record_rank, reverse=True):
+        for k, v in r.node.props.items():
+            if k == "alt_names":
+                names.update(v or [])
+            elif v is not None and k not in props:
+                props[k], ranks[k] = v, r.record_rank
+        if label in ("Researcher", "Institution") and r.node.props.get("name"):
+            names.add(r.node.props["name"])
+    return props, ranks, names
+
+
+def merge_prop_ranks(stored: list[str], props: dict[str, Any], ranks: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
+    """What an upsert does to shared properties, in Python (for the bulk path to match it exactly):
+    the properties to write and the new sorted `prop_ranks`, given the node's stored `prop_ranks`.
+
+    >>> merge_prop_ranks(["title=2|3|b|x"], {"title": "T", "year": 1}, {"title": "2|3|a|y", "year": "2|3|a|y"})
+    ({'year': 1}, ['title=2|3|b|x', 'year=2|3|a|y'])
+    """
+    old = {entry.split("=", 1)[0]: entry for entry in stored}
+    take = {k: v for k, v in props.items() if k not in old or old[k] <= f"{k}={ranks[k]}"}
+    entries = {**old, **{k: f"{k}={ranks[k]}" for k in take}}
+    return take, sorted(entries.values())
+
+
 def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tuple[int, int], bool]:
     """Upsert one row per node: each property from the highest-ranked row having it, each source's
     own values from that source's newest row.
@@ -368,17 +398,7 @@ def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tu
     handles: dict[tuple[int, str], tuple[int, int]] = {}
     for group in groups:
         rows = sorted(group.rows, key=lambda r: r.record_rank, reverse=True)
-        props: dict[str, Any] = {}
-        ranks: dict[str, str] = {}
-        names: set[str] = set()
-        for r in rows:  # each property from the highest-ranked row that has it
-            for k, v in r.node.props.items():
-                if k == "alt_names":
-                    names.update(v or [])
-                elif v is not None and k not in props:
-                    props[k], ranks[k] = v, r.record_rank
-            if label in ("Researcher", "Institution") and r.node.props.get("name"):
-                names.add(r.node.props["name"])
+        props, ranks, names = shared_props(label, rows)
         newest: dict[str, _Row] = {}
         for r in rows:
             if r.node.source not in newest or r.source_rank > newest[r.node.source].source_rank:
