@@ -76,9 +76,10 @@ def admin_import_args(csv_dir: Path, manifest: dict, database: str, report_file:
         "--skip-duplicate-nodes=false",
         f"--report-file={report_file}",
     ]
-    multiline = [str(csv_dir / name) for name in manifest.get("multiline_files", [])]
-    if multiline:
-        args += ["--multiline-fields-format=v2", f"--multiline-fields={','.join(multiline)}"]
+    if manifest.get("multiline_files"):
+        # v1 (every file may hold line breaks in quoted fields): the v2 per-file list fails with
+        # "found CR outside a text cell" where a quoted CR falls on a read-buffer boundary.
+        args.append("--multiline-fields=true")
     for group in manifest["nodes"]:
         files = ",".join(str(csv_dir / name) for name in group["files"])
         args.append(f"--nodes={group['labels']}={files}")

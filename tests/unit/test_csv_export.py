@@ -89,7 +89,7 @@ def test_admin_arguments_put_the_database_first(tmp_path: Path) -> None:
     assert args[:4] == ["database", "import", "full", "neo4j"]
     assert "--overwrite-destination=true" in args
     assert "--array-delimiter=U+001F" in args
-    assert f"--multiline-fields={tmp_path / 'nodes_Paper.csv'}" in args
+    assert "--multiline-fields=true" in args
     assert f"--nodes=Paper={tmp_path / 'nodes_Paper.header.csv'},{tmp_path / 'nodes_Paper.csv'}" in args
     assert args[-1] == f"--relationships=CITES={tmp_path / 'r.header.csv'},{tmp_path / 'r.csv'}"
 
