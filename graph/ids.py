@@ -24,7 +24,8 @@ _OPENALEX = re.compile(r"^(?:https?://openalex\.org/)?([WAISTCFPwaistcfp]\d+)$")
 _ROR = re.compile(r"^(?:https?://ror\.org/)?(0[a-z0-9]{6}\d{2})$", re.IGNORECASE)
 _ORCID = re.compile(r"^(?:https?://orcid\.org/)?(\d{4}-\d{4}-\d{4}-\d{3}[\dX])$", re.IGNORECASE)
 _ARXIV_NEW = re.compile(r"^(?:arxiv:)?(\d{4}\.\d{4,5})(?:v\d+)?$", re.IGNORECASE)
-_ARXIV_OLD = re.compile(r"^(?:arxiv:)?([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$", re.IGNORECASE)
+# Old-style: archive, an optional subject class (not part of the id), then YYMMNNN.
+_ARXIV_OLD = re.compile(r"^(?:arxiv:)?([a-z\-]+)(?:\.[a-z\-]+)?/(\d{7})(?:v\d+)?$", re.IGNORECASE)
 
 
 def normalize_doi(raw: str | None) -> str | None:
@@ -62,7 +63,8 @@ def normalize_orcid(raw: str | None) -> str | None:
 def normalize_arxiv(raw: str | None) -> str | None:
     """Canonical arXiv id without version: `2110.15032`, `hep-th/9901001`; None otherwise.
 
-    Accepts `arXiv:` prefixes, version suffixes and arXiv DOIs (`10.48550/arXiv.2110.15032`).
+    Accepts `arXiv:` prefixes, version suffixes, arXiv URLs and DOIs (`10.48550/arXiv.2110.15032`),
+    and drops an old-style subject class: `math.CO/0601001v2` is `math/0601001`.
     """
     if not raw:
         return None
@@ -71,11 +73,11 @@ def normalize_arxiv(raw: str | None) -> str | None:
     if doi and doi.startswith("10.48550/arxiv."):
         text = doi.removeprefix("10.48550/arxiv.")
     text = re.sub(r"^https?://arxiv\.org/(?:abs|pdf)/", "", text, flags=re.IGNORECASE)
-    m = _ARXIV_NEW.match(text) or _ARXIV_OLD.match(text)
-    if not m:
-        return None
-    ident = m.group(1)
-    return ident if "/" not in ident else ident.split("/")[0].lower() + "/" + ident.split("/")[1]
+    if m := _ARXIV_NEW.match(text):
+        return m.group(1)
+    if m := _ARXIV_OLD.match(text):
+        return f"{m.group(1).lower()}/{m.group(2)}"
+    return None
 
 
 # Hard keys per label, best first: (canonical-key scheme, node property). A node's `id` is the

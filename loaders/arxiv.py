@@ -216,20 +216,6 @@ CATEGORY_NAMES: dict[str, str] = dict(line.split("|", 1) for line in _TAXONOMY.s
 
 
 # Old-style ids with a subject class (`math.CO/0601001`): arXiv's id is the archive's (`math/0601001`).
-_OLD_WITH_CLASS = re.compile(r"^(?:arxiv:)?([a-z-]+)\.[a-z-]+/(\d{7})(?:v\d+)?$", re.IGNORECASE)
-
-
-def canonical_id(raw: str | None) -> str | None:
-    """The canonical arXiv id (`graph.ids.normalize_arxiv`), also dropping an old-style subject class.
-
-    >>> canonical_id("math.CO/0601001v2"), canonical_id("arXiv:2110.15032v6")
-    ('math/0601001', '2110.15032')
-    """
-    if raw and (m := _OLD_WITH_CLASS.match(raw.strip())):
-        return f"{m.group(1).lower()}/{m.group(2)}"
-    return normalize_arxiv(raw)
-
-
 def clean_title(text: str | None) -> str | None:
     """One-line title; TeX accents decoded outside `$…$` math, which is kept as written."""
     if not text:
@@ -308,7 +294,7 @@ def build_rows(record: Any) -> RecordRows:
     raw_id = record.get("id")
     if not isinstance(raw_id, str) or not raw_id.strip():
         raise RejectedRecord("arXiv record without an id")
-    keys = paper_keys(arxiv=canonical_id(raw_id), doi=_first_doi(record.get("doi")))
+    keys = paper_keys(arxiv=normalize_arxiv(raw_id), doi=_first_doi(record.get("doi")))
     if "arxiv_id" not in keys:
         raise RejectedRecord(f"not an arXiv id: {raw_id!r}")
     arxiv_id = keys["arxiv_id"]

@@ -28,11 +28,11 @@ from typing import Any
 
 from graph.ids import (
     category_key,
+    normalize_arxiv,
     normalize_orcid,
     paper_keys,
     scoped_researcher_key,
 )
-from loaders.arxiv import canonical_id as canonical_arxiv_id
 from loaders.names import clean_name, clean_whitespace, is_person_name, name_key
 from loaders.rows import ATTACH, FULL_RECORD, MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
 
@@ -79,7 +79,7 @@ def s2_paper_keys(record: dict) -> dict[str, str]:
         sha = m.group(1)
     return paper_keys(
         doi=ext.get("DOI"),
-        arxiv=canonical_arxiv_id(ext.get("ArXiv")) if isinstance(ext.get("ArXiv"), str) else None,
+        arxiv=normalize_arxiv(ext.get("ArXiv")) if isinstance(ext.get("ArXiv"), str) else None,
         s2=str(sha).lower() if sha else None,
         corpus=corpus_id(_get(record, "corpusId", "corpusid")) or corpus_id(ext.get("CorpusId")),
         mag=ext.get("MAG"),

@@ -55,6 +55,8 @@ def test_normalize_other_ids() -> None:
     assert normalize_arxiv("https://doi.org/10.48550/arXiv.2302.13971") == "2302.13971"
     assert normalize_arxiv("hep-th/9901001v3") == "hep-th/9901001"
     assert normalize_arxiv("cs.LG") is None
+    assert normalize_arxiv("math.CO/0601001v2") == "math/0601001"  # the subject class is not part of the id
+    assert normalize_arxiv("arXiv:cond-mat.stat-mech/0102536") == "cond-mat/0102536"
 
 
 def test_paper_keys_turn_an_arxiv_doi_into_the_arxiv_id() -> None:

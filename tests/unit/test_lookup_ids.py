@@ -30,6 +30,7 @@ INSTITUTION_ID = internal_id("Institution", "ror:05dxps055")
         ("ARXIV:2110.15032V2", IdKey("arxiv_id", "2110.15032")),
         ("astro-ph/9901001", IdKey("arxiv_id", "astro-ph/9901001")),
         ("arXiv:hep-th/9901001v3", IdKey("arxiv_id", "hep-th/9901001")),
+        ("math.CO/0601001v2", IdKey("arxiv_id", "math/0601001")),
         ("https://arxiv.org/abs/0704.0001v2", IdKey("arxiv_id", "0704.0001")),
         ("10.1038/nature12373", IdKey("doi", "10.1038/nature12373")),
         ("doi:10.1038/Nature12373", IdKey("doi", "10.1038/nature12373")),
