@@ -31,6 +31,7 @@ INDEXES: tuple[LiteralString, ...] = (
     "CREATE INDEX paper_year IF NOT EXISTS FOR (n:Paper) ON (n.year)",
     "CREATE INDEX paper_cited IF NOT EXISTS FOR (n:Paper) ON (n.cited_by_count)",
     "CREATE INDEX researcher_name_key IF NOT EXISTS FOR (n:Researcher) ON (n.name_key)",
+    "CREATE INDEX researcher_page_rank IF NOT EXISTS FOR (n:Researcher) ON (n.page_rank)",
     "CREATE INDEX institution_name_key IF NOT EXISTS FOR (n:Institution) ON (n.name_key)",
     # Ref key properties: a paper arriving late finds the references that name it (CITES).
     "CREATE INDEX ref_doi IF NOT EXISTS FOR (n:Ref) ON (n.doi)",
