@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import neo4j
+from neo4j import AsyncDriver, AsyncGraphDatabase, Driver, GraphDatabase
 from neo4j.exceptions import (
     AuthError,
     ClientError,
@@ -13,10 +15,8 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-import neo4j
 from graph.errors import InvalidInput, Unavailable
 from graph.settings import Settings
-from neo4j import AsyncDriver, AsyncGraphDatabase, Driver, GraphDatabase
 
 
 def open_driver(settings: Settings) -> Driver:

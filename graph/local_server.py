@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from graph.errors import Unavailable
 from graph.settings import PROJECT_ROOT, Settings
-from neo4j import GraphDatabase
 
 POM = PROJECT_ROOT / "neo4j" / "pom.xml"
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"

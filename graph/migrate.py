@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from graph.driver import translated_errors
 from neo4j import Driver
+
+from graph.driver import translated_errors
 from queries import schema
 
 

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
+from neo4j import Driver
 
 from graph.analytics import centrality, communities
 from graph.driver import translated_errors
 from graph.nx_bridge import read_coauthor_graph
-from neo4j import Driver
 from queries import network as q
 
 

@@ -11,10 +11,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import networkx as nx
+from neo4j import Driver
 
 from graph.driver import translated_errors
 from graph.reads.reader import GraphReader
-from neo4j import Driver
 from queries import network as q
 
 

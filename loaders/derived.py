@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from neo4j import Driver, ManagedTransaction, Session
+
 from graph.driver import translated_errors
 from loaders.claims import plan_claims
 from loaders.names import names_compatible
 from loaders.rows import SOURCE_PRIORITY
-from neo4j import Driver, ManagedTransaction, Session
 from queries import derive, load_claims
 
 DERIVE_CHUNK = 500

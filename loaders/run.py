@@ -24,13 +24,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from neo4j import Driver
+
 from graph.driver import check_connectivity
 from graph.errors import InvalidInput
 from graph.migrate import migrate
 from loaders.reader import Item, Problem, UnknownFormat, data_files, read_records, sniff
 from loaders.rows import RecordRows, RejectedRecord
 from loaders.write import GraphWriter, check_record
-from neo4j import Driver
 
 SOURCE_MODULES = {"openalex": "loaders.openalex", "s2": "loaders.s2", "arxiv": "loaders.arxiv"}
 

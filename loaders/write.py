@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from neo4j import Driver, ManagedTransaction
+
 from graph.driver import translated_errors
 from graph.ids import aliases, canonical_keys, key_property, node_id
 from loaders.derived import recompute
@@ -23,7 +25,6 @@ from loaders.derived import (
     same_name_pairs as same_name_pairs,  # re-exported: loaders.csv_derived uses it
 )
 from loaders.rows import ATTACH, REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
-from neo4j import Driver, ManagedTransaction
 from queries import load_nodes, load_rels
 
 LABEL_ORDER = ("Institution", "Category", "Researcher", "Paper")

@@ -6,13 +6,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from neo4j import AsyncDriver
 from starlette.requests import Request
 from starlette.responses import Response
 from strawberry.types import Info as StrawberryInfo
 
 from graph.reads.reader import GraphReader
 from graph.settings import Settings
-from neo4j import AsyncDriver
 from schema.loaders import Loaders
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
+from neo4j import READ_ACCESS, Driver, ManagedTransaction, unit_of_work
+from neo4j import graph as neo4j_graph
 from neo4j.exceptions import ClientError, Neo4jError
 from rich.console import Console
 from rich.progress import Progress
@@ -19,8 +21,6 @@ from rich.table import Table
 from graph.driver import check_connectivity, open_driver, translated_errors
 from graph.errors import InvalidInput, Unavailable, WeftError
 from graph.settings import load_settings
-from neo4j import READ_ACCESS, Driver, ManagedTransaction, unit_of_work
-from neo4j import graph as neo4j_graph
 
 console = Console(stderr=True)
 FORMATS = ("table", "json", "csv")

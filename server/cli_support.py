@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import typer
+from neo4j import Driver
 from rich.console import Console
 
 from graph.driver import check_connectivity, open_driver
 from graph.errors import WeftError
 from graph.settings import Settings, load_settings
-from neo4j import Driver
 
 console = Console(stderr=True)
 

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from neo4j import Driver
 
 from graph import local_server
 from graph.driver import open_driver
 from graph.migrate import migrate, reset
 from graph.settings import PROJECT_ROOT, Settings, load_settings
-from neo4j import Driver
 
 SHARED_DATA = Path(os.environ.get("WEFT_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
 DEMO_DATA = PROJECT_ROOT / "demo" / "data"

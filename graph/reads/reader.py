@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any, LiteralString
 
+from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction, unit_of_work
 from neo4j.exceptions import ClientError
 
 from graph.driver import translated_errors
 from graph.errors import InvalidInput
-from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction, unit_of_work
 
 DEFAULT_RETRY_S = 1.0
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from neo4j import Driver
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from graph.settings import Settings
-from neo4j import Driver
 from server.app import create_app
 from server.cli import app as cli_app
 from tests.conftest import shared_path

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from neo4j import Driver
 
 from graph.settings import PROJECT_ROOT, Settings
 from loaders.run import load_paths
-from neo4j import Driver
 from tests.api.conftest import LiveServer
 from tests.conftest import shared_path
 

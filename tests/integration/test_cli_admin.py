@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from neo4j import Driver
 from typer.testing import CliRunner
 
 from graph.migrate import counts
 from graph.settings import Settings
-from neo4j import Driver
 from queries import schema
 from server.cli import app
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from neo4j import Driver
 from typer.testing import CliRunner
 
 from graph.network_scores import compute_and_store
 from graph.settings import PROJECT_ROOT, Settings
-from neo4j import Driver
 from server.cli import app as cli_app
 from server.cli_analysis import ReadResult, run_read
 from tests.conftest import shared_path

@@ -14,12 +14,12 @@ import re
 from pathlib import Path
 
 import pytest
+from neo4j import Driver
 
 from graph.ids import internal_id
 from graph.migrate import counts, reset
 from graph.settings import Settings
 from loaders.run import load_paths
-from neo4j import Driver
 from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
 

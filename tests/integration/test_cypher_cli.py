@@ -8,11 +8,11 @@ import io
 import json
 
 import pytest
+from neo4j import Driver
 from typer.testing import CliRunner
 
 from graph.errors import InvalidInput, Unavailable
 from graph.settings import Settings
-from neo4j import Driver
 from server.cli import app as cli_app
 from server.cli_analysis import run_read
 

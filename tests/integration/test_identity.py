@@ -11,12 +11,13 @@ import copy
 import json
 from pathlib import Path
 
+from neo4j import Driver
+
 from graph.ids import aliases, canonical_keys, internal_id, node_id
 from graph.migrate import counts, reset
 from loaders import openalex, s2
 from loaders.run import load_paths
 from loaders.write import GraphWriter
-from neo4j import Driver
 from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
 

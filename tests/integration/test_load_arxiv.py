@@ -7,12 +7,12 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from neo4j import Driver
 
 from graph.errors import InvalidInput
 from graph.migrate import counts, reset
 from graph.settings import Settings
 from loaders.run import load_paths
-from neo4j import Driver
 from tests.conftest import shared_path
 
 SNAPSHOT = ("arxiv", "arxiv-metadata-oai-snapshot.head200.jsonl")

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from neo4j import Driver
 from typer.testing import CliRunner
 
 from graph.settings import Settings
-from neo4j import Driver
 from server.cli import app
 from tests.conftest import shared_path
 

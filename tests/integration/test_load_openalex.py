@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
+from neo4j import Driver
 
 from graph.errors import InvalidInput
 from graph.ids import normalize_openalex
 from graph.migrate import counts
 from loaders.run import load_paths
-from neo4j import Driver
 from tests.conftest import shared_path
 
 BUTCHER, RITSOS = "A5032473237", "A5065371627"

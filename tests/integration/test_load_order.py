@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from neo4j import Driver
 
 from graph.migrate import reset
 from loaders import write
 from loaders.run import load_paths
-from neo4j import Driver
 from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
 

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+from neo4j import Driver
 
 from graph.migrate import counts, reset
 from graph.settings import Settings
 from loaders.run import load_paths
-from neo4j import Driver
 from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
 

@@ -7,11 +7,11 @@ import socket
 from dataclasses import replace
 
 import pytest
+from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError
 
 from graph import local_server
 from graph.settings import Settings, load_settings
-from neo4j import GraphDatabase
 
 
 def _free_port() -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from neo4j import Driver
 
 from graph.driver import open_async_driver
 from graph.migrate import reset
@@ -14,7 +15,6 @@ from graph.network_cache import VersionedCache
 from graph.reads.reader import GraphReader
 from graph.settings import Settings
 from loaders.run import load_paths
-from neo4j import Driver
 from tests.conftest import shared_path
 
 KUNCHEVA = "A5039168231"
