@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 import strawberry
 
-from graph.lookup_ids import slugify
 from schema.collaborating_institution import CollaboratingInstitution
 from schema.common import Connection, Identity, identities
 from schema.context import Info
+from schema.entity import Entity
 from schema.enums import PaperSort
 from schema.filters import category_ids
 from schema.paging import check_range, window
@@ -18,9 +18,8 @@ from schema.roster_entry import RosterEntry
 
 
 @strawberry.type(description="A university, company, hospital or other organisation researchers state on papers.")
-class Institution:
-    props: strawberry.Private[dict[str, Any]]
-    id: str = strawberry.field(description="Internal id (stable, URL-safe).")
+class Institution(Entity):
+    site_section = "institutions"
     name: str | None = strawberry.field(description="Display name.")
     ror: str | None = strawberry.field(description="ROR id, short form (`05dxps055`).")
     country: str | None = strawberry.field(description="ISO country code.")
@@ -30,14 +29,8 @@ class Institution:
         """From an Institution node's properties (an `i {.*}` map)."""
         return cls(props=props, id=props["id"], name=props.get("name"), ror=props.get("ror"), country=props.get("country"))
 
-    @strawberry.field(description="URL words: the id followed by the name.")
-    def slug(self) -> str:
-        words = slugify(self.name)
-        return f"{self.id}-{words}" if words else self.id
-
-    @strawberry.field(description="This institution's path on the site: `/institutions/<slug>`.")
-    def canonical_url(self) -> str:
-        return f"/institutions/{self.slug()}"
+    def slug_text(self) -> str | None:
+        return self.name
 
     @strawberry.field(description="Each source's id for this institution, with a link there.")
     def ids(self) -> list[Identity]:

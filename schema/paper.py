@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 import strawberry
 
-from graph.lookup_ids import slugify
 from schema.authorship import Authorship
 from schema.common import Connection, Identity, SourceCount, identities, source_counts
 from schema.context import Info
+from schema.entity import Entity
 from schema.enums import PaperSort
 from schema.paging import window
 from schema.paper_category import PaperCategory
@@ -17,14 +17,13 @@ from schema.paper_version import PaperVersion
 
 
 @strawberry.type(description="A scholarly work (one node per real paper, whatever source described it).")
-class Paper:
-    props: strawberry.Private[dict[str, Any]]
-    id: str = strawberry.field(description="Internal id (stable, URL-safe).")
+class Paper(Entity):
+    site_section = "papers"
     title: str | None = strawberry.field(description="Title.")
     year: int | None = strawberry.field(description="Publication year.")
     publication_date: str | None = strawberry.field(description="Publication date (ISO `YYYY-MM-DD`).")
     cited_by_count: int | None = strawberry.field(
-        description="Citation count shown by default (the newest source's); see `citedByCountSources` for each source's."
+        description="Citation count shown by default (OpenAlex's where known, else Semantic Scholar's); see `citedByCountSources` for each source's."
     )
     doi: str | None = strawberry.field(description="DOI, bare and lowercase.")
 
@@ -41,14 +40,8 @@ class Paper:
             doi=props.get("doi"),
         )
 
-    @strawberry.field(description="URL words: the id followed by the first words of the title.")
-    def slug(self) -> str:
-        words = slugify(self.title)
-        return f"{self.id}-{words}" if words else self.id
-
-    @strawberry.field(description="This paper's path on the site: `/papers/<slug>`.")
-    def canonical_url(self) -> str:
-        return f"/papers/{self.slug()}"
+    def slug_text(self) -> str | None:
+        return self.title
 
     @strawberry.field(description="Each source's id for this paper, with a link there.")
     def ids(self) -> list[Identity]:

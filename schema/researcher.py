@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 
-from graph.lookup_ids import slugify
 from schema.author_positions import AuthorPositions
 from schema.category_count import CategoryCount
 from schema.common import Connection, Identity, SourceCount, identities, source_counts
 from schema.context import Info
+from schema.entity import Entity
 from schema.enums import CoauthorSort, PaperSort
 from schema.filters import category_ids
 from schema.paging import check_range, window
@@ -28,9 +28,8 @@ SameNameT = Annotated["SameNameResearcher", strawberry.lazy("schema.same_name")]
 
 
 @strawberry.type(description="A person who authored papers in the graph (one node per real person, whatever source named them).")
-class Researcher:
-    props: strawberry.Private[dict[str, Any]]
-    id: str = strawberry.field(description="Internal id (stable, URL-safe).")
+class Researcher(Entity):
+    site_section = "researchers"
     name: str | None = strawberry.field(description="Display name.")
 
     @classmethod
@@ -38,14 +37,8 @@ class Researcher:
         """From a Researcher node's properties (a `r {.*}` map)."""
         return cls(props=props, id=props["id"], name=props.get("name"))
 
-    @strawberry.field(description="URL words: the id followed by the name, e.g. `r2x…-alan-turing`.")
-    def slug(self) -> str:
-        words = slugify(self.name)
-        return f"{self.id}-{words}" if words else self.id
-
-    @strawberry.field(description="This researcher's path on the site: `/researchers/<slug>`.")
-    def canonical_url(self) -> str:
-        return f"/researchers/{self.slug()}"
+    def slug_text(self) -> str | None:
+        return self.name
 
     @strawberry.field(description="Other spellings of the name seen in the sources.")
     def alt_names(self) -> list[str]:
