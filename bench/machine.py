@@ -8,6 +8,7 @@ import subprocess
 from dataclasses import dataclass
 
 import neo4j
+
 from graph.settings import Settings
 
 

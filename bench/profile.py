@@ -1,8 +1,9 @@
 """Where an online load spends its time: seconds per named Cypher statement vs everything else.
 
-`query_timer()` wraps the driver's transaction `run` for the duration of a `with` block: each
-statement's result is fetched at once, so its time covers packing the parameters, the server's
-work and the transfer. Statement names come from the constants in queries/.
+`query_timer()` wraps the driver's transaction `run` and commit for the duration of a `with`
+block: each statement's result is fetched at once, so its time covers packing the parameters,
+the server's work and the transfer; commits are timed on their own. Statement names come from
+the constants in queries/.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from dataclasses import dataclass, field
 import neo4j._sync.work.transaction as driver_tx
 
 import queries
+
+COMMIT = "(transaction commits)"
 
 
 @dataclass
@@ -71,8 +74,20 @@ def query_timer() -> Iterator[QueryStats]:
         stats.rows[name] += sum(len(v) for v in params.values() if isinstance(v, list))
         return result
 
+    original_commit = driver_tx.TransactionBase._commit
+
+    def timed_commit(self):  # noqa: ANN001, ANN202 - driver signature
+        began = time.perf_counter()
+        try:
+            return original_commit(self)
+        finally:
+            stats.calls[COMMIT] += 1
+            stats.seconds[COMMIT] += time.perf_counter() - began
+
     driver_tx.TransactionBase.run = timed
+    driver_tx.TransactionBase._commit = timed_commit
     try:
         yield stats
     finally:
         driver_tx.TransactionBase.run = original
+        driver_tx.TransactionBase._commit = original_commit

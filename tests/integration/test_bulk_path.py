@@ -13,6 +13,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from neo4j import Driver
 from typer.testing import CliRunner
 
 from graph import local_server
@@ -23,7 +24,6 @@ from graph.migrate import counts
 from graph.settings import Settings
 from loaders.csv_export import export_paths
 from loaders.reader import Item, data_files, read_records
-from neo4j import Driver
 from server.cli import app
 from tests.conftest import shared_path
 
