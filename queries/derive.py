@@ -6,19 +6,26 @@ derived edges are first deleted then rebuilt from loaded data, so rerunning conv
 
 from typing import LiteralString
 
-# Drops every COAUTHORED_WITH edge of the given researchers; returns nothing.
+# Drops the COAUTHORED_WITH edges of the given researchers that BUILD_COAUTHORED would not leave:
+# pairs no longer sharing a paper, and edges stored from the larger id to the smaller (an id changed).
+# The edges that stay are updated in place by BUILD_COAUTHORED (a reload rewrites nothing); returns nothing.
 CLEAR_COAUTHORED: LiteralString = """
 UNWIND $ids AS rid
-MATCH (:Researcher {id: rid})-[c:COAUTHORED_WITH]-()
+MATCH (a:Researcher {id: rid})-[c:COAUTHORED_WITH]-(b)
+USING INDEX a:Researcher(id)
+WHERE a = b OR startNode(c).id >= endNode(c).id
+   OR NOT EXISTS { MATCH (a)-[:AUTHORED]->(:Paper)<-[:AUTHORED]-(b:Researcher) }
 DELETE c
 """
 
 # Rebuilds COAUTHORED_WITH {weight: shared papers, first_year, last_year} for every pair with at
-# least one given researcher, stored from the smaller id to the larger; returns nothing.
+# least one given researcher, stored from the smaller id to the larger; a pair of two given
+# researchers is computed once (from its smaller id); returns nothing.
 BUILD_COAUTHORED: LiteralString = """
 UNWIND $ids AS rid
 MATCH (a:Researcher {id: rid})-[:AUTHORED]->(p:Paper)<-[:AUTHORED]-(b:Researcher)
-WHERE a <> b
+USING INDEX a:Researcher(id)
+WHERE a <> b AND (a.id < b.id OR NOT b.id IN $ids)
 WITH a, b, count(DISTINCT p) AS weight, min(p.year) AS first_year, max(p.year) AS last_year
 WITH CASE WHEN a.id < b.id THEN a ELSE b END AS x, CASE WHEN a.id < b.id THEN b ELSE a END AS y,
      weight, first_year, last_year
@@ -26,10 +33,16 @@ MERGE (x)-[c:COAUTHORED_WITH]->(y)
 SET c.weight = weight, c.first_year = first_year, c.last_year = last_year
 """
 
-# Drops every AFFILIATED_WITH edge of the given researchers; returns nothing.
+# Drops the AFFILIATED_WITH edges of the given researchers that BUILD_AFFILIATED would not leave (no
+# authorship states the institution and no listed affiliation names it); the others are updated in
+# place by BUILD_AFFILIATED; returns nothing.
 CLEAR_AFFILIATED: LiteralString = """
 UNWIND $ids AS rid
-MATCH (:Researcher {id: rid})-[r:AFFILIATED_WITH]->()
+MATCH (a:Researcher {id: rid})-[r:AFFILIATED_WITH]->(i)
+USING INDEX a:Researcher(id)
+WHERE NOT i:Institution
+   OR (NOT EXISTS { MATCH (a)-[au:AUTHORED]->(:Paper) WHERE i.id IN au.institution_ids }
+       AND NOT EXISTS { MATCH (a)-[:LISTED_AFFILIATION]->(i) })
 DELETE r
 """
 
@@ -54,10 +67,16 @@ MERGE (a)-[r:AFFILIATED_WITH]->(i)
 SET r.first_year = first_year, r.last_year = last_year, r.papers = papers
 """
 
-# Drops the CITES edges leaving the given papers; returns nothing.
+# Drops the CITES edges leaving the given papers that BUILD_CITES_OUT would not make (no reference of
+# the paper names the cited one, or a paper citing itself); the others stay; returns nothing.
 CLEAR_CITES_OUT: LiteralString = """
 UNWIND $ids AS pid
-MATCH (:Paper {id: pid})-[c:CITES]->()
+MATCH (p:Paper {id: pid})-[c:CITES]->(q)
+USING INDEX p:Paper(id)
+WHERE p = q OR NOT q:Paper OR NOT EXISTS {
+  MATCH (p)-[:REFERENCES]->(f:Ref)
+  WHERE f.doi = q.doi OR f.arxiv_id = q.arxiv_id OR f.openalex_id = q.openalex_id OR f.s2_id = q.s2_id
+     OR f.corpus_id = q.corpus_id OR f.mag_id = q.mag_id OR f.pmid = q.pmid }
 DELETE c
 """
 
