@@ -39,7 +39,8 @@ SOURCE_MODULES = {"openalex": "loaders.openalex", "s2": "loaders.s2", "arxiv": "
 @dataclass
 class FileSummary:
     """What one file gave: records read, written (applied as newest), merged (entity already there),
-    rejected (malformed or unusable), seconds spent on it."""
+    rejected (malformed or unusable), seconds spent on it (reading it and the batches written
+    meanwhile; a batch may span files, so its last rows may be written with the next file's)."""
 
     path: str
     source: str
@@ -203,10 +204,10 @@ def load_paths(
                         flush()
                 if bar:
                     bar.advance_record()
-            flush()
             fs.seconds = time.perf_counter() - t0
             if bar:
                 bar.advance_file(path)
+        flush()  # batches span files: a folder of small files is a few transactions, not one per file
         t_derive = time.perf_counter()
         if bar:
             bar.deriving()

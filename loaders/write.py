@@ -186,7 +186,7 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
             for r in group.rows:
                 if group.existed or r is not first:
                     existed_rows.add((r.record, r.index))
-            effective |= {handle for handle, applied in won.items() if applied}
+        effective |= {handle for handle, applied in won.items() if applied}
     row_ids = {handle: group.final_id for handle, group in groups_of.items()}
     touched_researchers |= _write_rels(tx, records, key_to_id, effective, row_ids)
     papers = {key_to_id[("Paper", r.key)] for r in by_label["Paper"] if ("Paper", r.key) in key_to_id}
