@@ -58,6 +58,14 @@ _WRITE_REL = {
     "INSTITUTION_PART_OF": load_rels.WRITE_INSTITUTION_PART_OF,
     "LISTED_AFFILIATION": load_rels.WRITE_LISTED_AFFILIATION,
 }
+_CREATE_REL = {
+    "AUTHORED": load_rels.CREATE_AUTHORED,
+    "IN_CATEGORY": load_rels.CREATE_IN_CATEGORY,
+    "REFERENCES": load_rels.CREATE_REFERENCES,
+    "CATEGORY_PART_OF": load_rels.CREATE_CATEGORY_PART_OF,
+    "INSTITUTION_PART_OF": load_rels.CREATE_INSTITUTION_PART_OF,
+    "LISTED_AFFILIATION": load_rels.CREATE_LISTED_AFFILIATION,
+}
 _RELEASE = {
     "AUTHORED": load_rels.RELEASE_AUTHORED,
     "IN_CATEGORY": load_rels.RELEASE_IN_CATEGORY,
@@ -164,6 +172,7 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
     touched_researchers: set[str] = set()
     effective: set[tuple[int, int]] = set()
     existed_rows: set[tuple[int, int]] = set()
+    created: set[str] = set()  # ids of nodes this batch creates: they have no relationship yet
     for label in LABEL_ORDER:
         rows = by_label[label]
         if not rows:
@@ -176,6 +185,8 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
             continue
         won = _upsert(tx, label, groups)
         for group in groups:
+            if not group.existed:
+                created.add(group.final_id)
             for key in canonical_keys(label, group.keys):
                 key_to_id[(label, key)] = group.final_id
             for r in group.rows:
@@ -188,7 +199,7 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
                     existed_rows.add((r.record, r.index))
         effective |= {handle for handle, applied in won.items() if applied}
     row_ids = {handle: group.final_id for handle, group in groups_of.items()}
-    touched_researchers |= _write_rels(tx, records, key_to_id, effective, row_ids)
+    touched_researchers |= _write_rels(tx, records, key_to_id, effective, row_ids, created)
     papers = {key_to_id[("Paper", r.key)] for r in by_label["Paper"] if ("Paper", r.key) in key_to_id}
     touched_researchers |= {key_to_id[("Researcher", r.key)] for r in by_label["Researcher"]
                             if ("Researcher", r.key) in key_to_id}
@@ -432,8 +443,12 @@ def _write_rels(
     key_to_id: dict[tuple[str, str], str],
     effective: set[tuple[int, int]],
     row_ids: dict[tuple[int, int], str],
+    created: set[str],
 ) -> set[str]:
-    """Release what winning rows owned, then write every applicable relationship row."""
+    """Release what winning rows owned, then write every applicable relationship row.
+
+    Nodes in `created` are new in this transaction: nothing to release, and an edge touching one
+    is created without MERGE's existence check."""
     owners: dict[tuple[str, str, str], list[str]] = {}  # (type, owner id, source) -> other ends kept
     rows: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}  # one row per relationship
     refs: dict[str, dict[str, str]] = {}
@@ -481,7 +496,8 @@ def _write_rels(
         by_owner.setdefault((rel_type, owner_id), []).append({"source": source, "keep": keep})
     by_type: dict[str, list[dict[str, Any]]] = {}
     for (rel_type, owner_id), sources in by_owner.items():
-        by_type.setdefault(rel_type, []).append({"id": owner_id, "sources": sources})
+        if owner_id not in created:
+            by_type.setdefault(rel_type, []).append({"id": owner_id, "sources": sources})
     for rel_type, owner_rows in by_type.items():
         for rec in tx.run(_RELEASE[rel_type], owners=owner_rows):
             if "researcher" in rec.keys():
@@ -489,6 +505,11 @@ def _write_rels(
     if refs:
         tx.run(load_nodes.UPSERT_REFS, refs=[{"key": k, "keys": v} for k, v in refs.items()]).consume()
     for rel_type, by_ends in rows.items():
-        tx.run(_WRITE_REL[rel_type], rows=list(by_ends.values()), priority=SOURCE_PRIORITY,
-               sources=sorted(SOURCE_PRIORITY)).consume()
+        fresh = [row for row in by_ends.values() if row["start"] in created or row["end"] in created]
+        known = [row for row in by_ends.values() if not (row["start"] in created or row["end"] in created)]
+        if fresh:
+            tx.run(_CREATE_REL[rel_type], rows=fresh, sources=sorted(SOURCE_PRIORITY)).consume()
+        if known:
+            tx.run(_WRITE_REL[rel_type], rows=known, priority=SOURCE_PRIORITY,
+                   sources=sorted(SOURCE_PRIORITY)).consume()
     return touched

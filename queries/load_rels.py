@@ -55,6 +55,51 @@ MATCH (a:Researcher {id: row.start}), (i:Institution {id: row.end})
 MERGE (a)-[r:LISTED_AFFILIATION]->(i)
 """ + _SET_FROM_SOURCE
 
+# --- relationships with a node created in the same transaction --------------------------------
+# Such an end has no relationship yet, so CREATE (no MERGE check) gives what MERGE + _SET_FROM_SOURCE
+# would: the row's props, `source`, and `sources` in the fixed order. Same $rows as WRITE_*; each
+# returns nothing.
+_SET_NEW: LiteralString = """
+SET r += row.props, r.source = row.source, r.sources = [x IN $sources WHERE x IN row.sources]
+"""
+
+CREATE_AUTHORED: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Researcher {id: row.start}), (p:Paper {id: row.end})
+CREATE (a)-[r:AUTHORED]->(p)
+""" + _SET_NEW
+
+CREATE_IN_CATEGORY: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.start}), (c:Category {id: row.end})
+CREATE (p)-[r:IN_CATEGORY]->(c)
+""" + _SET_NEW
+
+CREATE_REFERENCES: LiteralString = """
+UNWIND $rows AS row
+MATCH (p:Paper {id: row.start}), (f:Ref {key: row.end})
+CREATE (p)-[r:REFERENCES]->(f)
+""" + _SET_NEW
+
+CREATE_CATEGORY_PART_OF: LiteralString = """
+UNWIND $rows AS row
+MATCH (c:Category {id: row.start}), (p:Category {id: row.end})
+CREATE (c)-[r:PART_OF]->(p)
+""" + _SET_NEW
+
+CREATE_INSTITUTION_PART_OF: LiteralString = """
+UNWIND $rows AS row
+MATCH (c:Institution {id: row.start}), (p:Institution {id: row.end})
+WITH c, p, row WHERE c <> p
+CREATE (c)-[r:PART_OF]->(p)
+""" + _SET_NEW
+
+CREATE_LISTED_AFFILIATION: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Researcher {id: row.start}), (i:Institution {id: row.end})
+CREATE (a)-[r:LISTED_AFFILIATION]->(i)
+""" + _SET_NEW
+
 # --- replacing what a newer record of a source says -------------------------------------------
 # $owners = [{id, sources: [{source, keep}]}], one row per owner node. Each drops every listed
 # source from the owner's edges of one type whose other end is not in that source's `keep` (ids, or
