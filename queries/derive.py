@@ -11,10 +11,12 @@ from typing import LiteralString
 # The edges that stay are updated in place by BUILD_COAUTHORED (a reload rewrites nothing); returns nothing.
 CLEAR_COAUTHORED: LiteralString = """
 UNWIND $ids AS rid
-MATCH (a:Researcher {id: rid})-[c:COAUTHORED_WITH]-(b)
+MATCH (a:Researcher {id: rid})
 USING INDEX a:Researcher(id)
-WHERE a = b OR startNode(c).id >= endNode(c).id
-   OR NOT EXISTS { MATCH (a)-[:AUTHORED]->(:Paper)<-[:AUTHORED]-(b:Researcher) }
+WITH a, COLLECT { MATCH (a)-[:AUTHORED]->(:Paper)<-[:AUTHORED]-(b:Researcher) WHERE b <> a
+                  RETURN DISTINCT b.id } AS partners
+MATCH (a)-[c:COAUTHORED_WITH]-(b)
+WHERE NOT b.id IN partners OR startNode(c).id >= endNode(c).id
 DELETE c
 """
 
