@@ -188,13 +188,11 @@ def _span(papers: set[str], year_of: dict[str, int | None]) -> tuple[int | None,
 
 
 def overlap_years(span_a: tuple[int | None, int | None], span_b: tuple[int | None, int | None]) -> int:
-    """Overlapping active years as BUILD_SAME_NAME computes them (nulls give 0)."""
+    """Overlapping active years as BUILD_SAME_NAME computes them: 0 when either span is unknown."""
     (a0, a1), (b0, b1) = span_a, span_b
-    hi = a1 if a1 is not None and b1 is not None and a1 < b1 else b1
-    lo = a0 if a0 is not None and b0 is not None and a0 > b0 else b0
-    if hi is None or lo is None or hi - lo + 1 < 0:
+    if None in (a0, a1, b0, b1):
         return 0
-    return hi - lo + 1
+    return max(0, min(a1, b1) - max(a0, b0) + 1)
 
 
 def _same_names(

