@@ -19,14 +19,19 @@ from graph.errors import InvalidInput, Unavailable
 from graph.settings import Settings
 
 
+# Our statements are reviewed in queries/; planner notifications (e.g. "property key does not exist"
+# for a property no node has yet) would only print to users' terminals, so the server sends none.
+_NOTIFICATIONS = {"notifications_min_severity": "OFF"}
+
+
 def open_driver(settings: Settings) -> Driver:
     """A synchronous driver, for the CLI and loaders."""
-    return GraphDatabase.driver(settings.neo4j_uri, auth=settings.auth)
+    return GraphDatabase.driver(settings.neo4j_uri, auth=settings.auth, **_NOTIFICATIONS)
 
 
 def open_async_driver(settings: Settings) -> AsyncDriver:
     """The one async driver a server process uses (opened in the Starlette lifespan)."""
-    return AsyncGraphDatabase.driver(settings.neo4j_uri, auth=settings.auth)
+    return AsyncGraphDatabase.driver(settings.neo4j_uri, auth=settings.auth, **_NOTIFICATIONS)
 
 
 def is_unavailable(exc: BaseException) -> bool:
