@@ -18,7 +18,6 @@ from neo4j.exceptions import (
 from graph.errors import InvalidInput, Unavailable
 from graph.settings import Settings
 
-
 # Our statements are reviewed in queries/; planner notifications (e.g. "property key does not exist"
 # for a property no node has yet) would only print to users' terminals, so the server sends none.
 _NOTIFICATIONS = {"notifications_min_severity": "OFF"}
