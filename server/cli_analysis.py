@@ -21,6 +21,7 @@ from rich.table import Table
 from graph.driver import check_connectivity, open_driver, translated_errors
 from graph.errors import InvalidInput, Unavailable, WeftError
 from graph.settings import load_settings
+from server.cli_support import fail
 
 console = Console(stderr=True)
 FORMATS = ("table", "json", "csv")
@@ -133,12 +134,6 @@ def emit(result: ReadResult, fmt: str) -> None:
         for row in result.rows:
             table.add_row(*(cell(v) for v in row))
         Console().print(table)
-
-
-def fail(exc: WeftError) -> typer.Exit:
-    """Print an expected failure in one clear block and exit non-zero (2 for bad input)."""
-    console.print(f"[bold red]error[/] ({exc.code}): {exc}", soft_wrap=True)
-    return typer.Exit(code=2 if exc.code == "BAD_USER_INPUT" else 1)
 
 
 def cypher_command(

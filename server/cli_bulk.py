@@ -11,13 +11,9 @@ from rich.table import Table
 
 from graph.errors import WeftError
 from graph.settings import load_settings
+from server.cli_support import fail
 
 console = Console(stderr=True)
-
-
-def _fail(exc: WeftError) -> typer.Exit:
-    console.print(f"[bold red]error[/] ({exc.code}): {exc}")
-    return typer.Exit(code=2 if exc.code == "BAD_USER_INPUT" else 1)
 
 
 def _counts_table(title: str, counts: dict[str, int]) -> Table:
@@ -38,7 +34,7 @@ def export_csv_command(
     try:
         summary = export_paths(paths, out, source=source, echo=lambda m: console.print(m))
     except WeftError as exc:
-        raise _fail(exc) from exc
+        raise fail(exc) from exc
     Console().print(_counts_table(f"written to {out}", summary.counts))
     typer.echo(
         f"{summary.records} records read, {summary.rejected} rejected"
@@ -62,7 +58,7 @@ def import_csv_command(
     try:
         summary = import_csv(settings, csv_dir, echo=lambda m: console.print(m))
     except WeftError as exc:
-        raise _fail(exc) from exc
+        raise fail(exc) from exc
     Console().print(_counts_table(f"database {settings.neo4j_database}", summary.counts))
     typer.echo(f"imported in {summary.admin_seconds:.1f}s (neo4j-admin), {summary.total_seconds:.1f}s in all")
 

@@ -18,7 +18,7 @@ console = Console(stderr=True)
 
 def fail(exc: WeftError) -> typer.Exit:
     """Print an expected failure in one clear block; exit 2 for bad input, 1 otherwise."""
-    console.print(f"[bold red]error[/] ({exc.code}): {exc}")
+    console.print(f"[bold red]error[/] ({exc.code}): {exc}", soft_wrap=True)
     return typer.Exit(code=2 if exc.code == "BAD_USER_INPUT" else 1)
 
 
