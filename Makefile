@@ -6,12 +6,14 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: demo test install web chromium neo4j-start neo4j-stop lint schema clean
+.PHONY: demo test install web chromium neo4j-start neo4j-stop lint typecheck schema clean
 
+# The top-level folders install as weft.* through setuptools' editable import hook; setuptools
+# warns about that hook on every editable install, and only that warning is silenced.
 $(BIN)/weft: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install -q -e '.[test,lint]'
 	touch $(BIN)/weft
 
 install: $(BIN)/weft ## virtualenv with the project and its test tools
@@ -39,12 +41,17 @@ demo: web neo4j-start ## local Neo4j + the bundled OpenAlex sample + the server 
 	@echo "GraphiQL: http://$(HOST):$(PORT)/graphql"
 	$(BIN)/weft serve --host $(HOST) --port $(PORT)
 
-test: install web chromium ## the whole suite against a real Neo4j (started and stopped by the tests)
-	$(BIN)/ruff check .
+test: install web chromium lint ## lint, then the whole suite against a real Neo4j (started and stopped by the tests)
 	$(BIN)/pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
-lint: install
+lint: install ## ruff (rules and format) and pyright (strict on graph/, queries/, loaders/)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install ## pyright on the weft.* packages, mirrored under build/typecheck (see pyproject.toml)
+	rm -rf build/typecheck && mkdir -p build/typecheck/weft
+	for d in graph schema loaders server queries; do cp -rs "$(CURDIR)/$$d" build/typecheck/weft/; done
+	$(BIN)/pyright
 
 schema: install ## re-export schema.graphql from the code
 	$(BIN)/weft export-schema > schema.graphql

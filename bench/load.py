@@ -19,13 +19,13 @@ from pathlib import Path
 from bench.machine import describe, load_average
 from bench.profile import QueryStats, query_timer
 from bench.synth import write_works
-from graph import local_server
-from graph.bulk_import import discard_store, import_csv
-from graph.driver import open_driver
-from graph.migrate import counts, migrate
-from graph.settings import PROJECT_ROOT, Settings
-from loaders.csv_export import export_paths
-from loaders.run import load_paths
+from weft.graph import local_server
+from weft.graph.bulk_import import discard_store, import_csv
+from weft.graph.driver import open_driver
+from weft.graph.migrate import counts, migrate
+from weft.graph.settings import PROJECT_ROOT, Settings
+from weft.loaders.csv_export import export_paths
+from weft.loaders.run import load_paths
 
 DEFAULT_RESULTS = PROJECT_ROOT / "bench" / "RESULTS.md"
 
@@ -69,14 +69,17 @@ def fresh_database(settings: Settings) -> None:
 def online_run(settings: Settings, works_file: Path, batch_size: int) -> tuple[Run, dict[str, int]]:
     fresh_database(settings)
     with open_driver(settings) as driver, query_timer() as stats:
-        summary = load_paths(driver, [works_file], source="openalex", database=settings.neo4j_database,
-                             batch_size=batch_size)
+        summary = load_paths(
+            driver, [works_file], source="openalex", database=settings.neo4j_database, batch_size=batch_size
+        )
     with open_driver(settings) as driver:
         found = counts(driver, settings.neo4j_database)
     nodes, rels = split_counts(found)
     write_s = summary.seconds - summary.derive_seconds
-    detail = (f"batches {write_s:.0f}s + derived {summary.derive_seconds:.0f}s; Cypher and commits "
-              f"{stats.total:.0f}s, Python {summary.seconds - stats.total:.0f}s")
+    detail = (
+        f"batches {write_s:.0f}s + derived {summary.derive_seconds:.0f}s; Cypher and commits "
+        f"{stats.total:.0f}s, Python {summary.seconds - stats.total:.0f}s"
+    )
     name = f"online, batch {batch_size:,} rows"
     return Run(name, summary.seconds, summary.read, nodes, rels, detail, stats), found
 
@@ -88,9 +91,15 @@ def bulk_run(settings: Settings, works_file: Path, csv_dir: Path) -> tuple[Run, 
     imported = import_csv(settings, csv_dir, echo=lambda m: None)
     total = time.perf_counter() - began
     nodes, rels = split_counts(imported.counts)
-    whole = Run("export-csv + import-csv", total, exported.records, nodes, rels,
-                f"export {export_s:.0f}s + neo4j-admin {imported.admin_seconds:.0f}s + "
-                f"stop/start/schema {imported.total_seconds - imported.admin_seconds:.0f}s")
+    whole = Run(
+        "export-csv + import-csv",
+        total,
+        exported.records,
+        nodes,
+        rels,
+        f"export {export_s:.0f}s + neo4j-admin {imported.admin_seconds:.0f}s + "
+        f"stop/start/schema {imported.total_seconds - imported.admin_seconds:.0f}s",
+    )
     admin = Run("neo4j-admin import only", imported.admin_seconds, exported.records, nodes, rels)
     return whole, admin, imported.counts
 
@@ -101,8 +110,10 @@ def table(runs: list[Run]) -> list[str]:
         "|---|---:|---:|---:|---:|---:|---|",
     ]
     for r in runs:
-        lines.append(f"| {r.name} | {r.seconds:.1f} | {r.records_per_s:,.0f} | {r.relationships_per_s:,.0f} | "
-                     f"{r.nodes:,} | {r.relationships:,} | {r.detail} |")
+        lines.append(
+            f"| {r.name} | {r.seconds:.1f} | {r.records_per_s:,.0f} | {r.relationships_per_s:,.0f} | "
+            f"{r.nodes:,} | {r.relationships:,} | {r.detail} |"
+        )
     return lines
 
 

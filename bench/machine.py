@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import neo4j
 
-from graph.settings import Settings
+from weft.graph.settings import Settings
 
 
 @dataclass(frozen=True)

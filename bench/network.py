@@ -16,10 +16,10 @@ import warnings
 
 from starlette.testclient import TestClient
 
-from graph.driver import open_driver
-from graph.network_cache import NETWORK_CACHE
-from graph.settings import load_settings
-from server.app import create_app
+from weft.graph.driver import open_driver
+from weft.graph.network_cache import NETWORK_CACHE
+from weft.graph.settings import load_settings
+from weft.server.app import create_app
 
 PLAIN = """query($id: String!) { researcherNetwork(id: $id, depth: 2) {
   truncated nodes { id name paperCount distance } edges { source target weight } } }"""

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import neo4j._sync.work.transaction as driver_tx
 
-import queries
+from weft import queries
 
 COMMIT = "(transaction commits)"
 
@@ -45,7 +45,7 @@ def statement_names() -> dict[str, str]:
 
     names: dict[str, str] = {}
     for info in pkgutil.iter_modules(queries.__path__):
-        module = importlib.import_module(f"queries.{info.name}")
+        module = importlib.import_module(f"weft.queries.{info.name}")
         for attr, value in vars(module).items():
             if attr.isupper() and isinstance(value, str):
                 names[value] = f"{info.name}.{attr}"

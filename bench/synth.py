@@ -138,13 +138,15 @@ class Generator:
             domain = t % 4 + 1
             field = 10 + t % 16
             subfield = field * 100 + t % 7
-            topics.append({
-                "id": f"{OA}T{TOPIC_BASE + t}",
-                "display_name": f"{rng.choice(WORDS)} {rng.choice(WORDS)} research",
-                "subfield": {"id": f"{OA}subfields/{subfield}", "display_name": f"Subfield {subfield}"},
-                "field": {"id": f"{OA}fields/{field}", "display_name": f"Field {field}"},
-                "domain": {"id": f"{OA}domains/{domain}", "display_name": f"Domain {domain}"},
-            })
+            topics.append(
+                {
+                    "id": f"{OA}T{TOPIC_BASE + t}",
+                    "display_name": f"{rng.choice(WORDS)} {rng.choice(WORDS)} research",
+                    "subfield": {"id": f"{OA}subfields/{subfield}", "display_name": f"Subfield {subfield}"},
+                    "field": {"id": f"{OA}fields/{field}", "display_name": f"Field {field}"},
+                    "domain": {"id": f"{OA}domains/{domain}", "display_name": f"Domain {domain}"},
+                }
+            )
         return topics
 
     def _pick_author(self) -> int:
@@ -209,8 +211,7 @@ class Generator:
             "raw_author_name": author.name,
             "raw_affiliation_strings": [inst.name for inst in institutions],
             "affiliations": [
-                {"raw_affiliation_string": inst.name, "institution_ids": [OA + inst.openalex]}
-                for inst in institutions
+                {"raw_affiliation_string": inst.name, "institution_ids": [OA + inst.openalex]} for inst in institutions
             ],
         }
 
@@ -244,8 +245,10 @@ class Generator:
         topics.sort(key=lambda t: -t["score"])
         refs = self._references(index)
         self.cited_weight.append(1.0)
-        self.cited_cum = list(itertools.accumulate(self.cited_weight)) if index % 200 == 0 else (
-            [*self.cited_cum, (self.cited_cum[-1] if self.cited_cum else 0.0) + 1.0]
+        self.cited_cum = (
+            list(itertools.accumulate(self.cited_weight))
+            if index % 200 == 0
+            else ([*self.cited_cum, (self.cited_cum[-1] if self.cited_cum else 0.0) + 1.0])
         )
         source_id = rng.randint(1, 400)
         return {
@@ -260,7 +263,11 @@ class Generator:
             "type": rng.choice(("article", "article", "article", "preprint", "book-chapter", "review")),
             "primary_location": {
                 "is_oa": rng.random() < 0.4,
-                "source": {"id": f"{OA}S{source_id}", "display_name": f"Journal of {WORDS[source_id % len(WORDS)].title()}", "type": "journal"},
+                "source": {
+                    "id": f"{OA}S{source_id}",
+                    "display_name": f"Journal of {WORDS[source_id % len(WORDS)].title()}",
+                    "type": "journal",
+                },
             },
             "authorships": [self._authorship(a, r, len(team)) for r, a in enumerate(team)],
             "is_authors_truncated": truncated,
@@ -268,7 +275,12 @@ class Generator:
             "topics": topics,
             "primary_topic": topics[0],
             "concepts": [
-                {"id": f"{OA}C{41000000 + rng.randint(0, 300)}", "display_name": rng.choice(WORDS), "level": rng.randint(0, 3), "score": round(rng.random(), 4)}
+                {
+                    "id": f"{OA}C{41000000 + rng.randint(0, 300)}",
+                    "display_name": rng.choice(WORDS),
+                    "level": rng.randint(0, 3),
+                    "score": round(rng.random(), 4),
+                }
                 for _ in range(rng.randint(0, 4))
             ],
             "referenced_works": refs,

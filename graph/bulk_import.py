@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graph import local_server
-from graph.driver import check_connectivity, open_driver
-from graph.errors import InvalidInput, Unavailable
-from graph.migrate import counts, migrate
-from graph.settings import Settings
+from weft.graph import local_server
+from weft.graph.driver import check_connectivity, open_driver
+from weft.graph.errors import InvalidInput, Unavailable
+from weft.graph.migrate import counts, migrate
+from weft.graph.settings import Settings
 
 MANIFEST = "manifest.json"
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -64,13 +64,16 @@ def admin_import_args(csv_dir: Path, manifest: dict, database: str, report_file:
     """The `neo4j-admin` argv for a full import of the exported folder (pure)."""
     # The database name goes first: --nodes/--relationships take every following word as a file.
     args = [
-        "database", "import", "full", database,
+        "database",
+        "import",
+        "full",
+        database,
         "--verbose",  # without it a failure says only "Error importing csv file"
         "--overwrite-destination=true",
         "--id-type=string",
         "--delimiter=,",
         f"--array-delimiter={manifest.get('array_delimiter', ';')}",
-        "--quote=\"",
+        '--quote="',
         "--bad-tolerance=0",
         "--skip-bad-relationships=false",
         "--skip-duplicate-nodes=false",
@@ -96,7 +99,8 @@ def _tail(text: str, lines: int = 25) -> str:
 def failure_summary(output: str) -> str:
     """The lines of neo4j-admin output that say why an import failed (causes, not stack frames)."""
     keep = [
-        line.strip() for line in output.splitlines()
+        line.strip()
+        for line in output.splitlines()
         if line.strip() and not line.lstrip().startswith("at ") and not line.lstrip().startswith("...")
     ]
     causes = [line for line in keep if line.startswith("Caused by") or "Exception" in line]
@@ -125,9 +129,7 @@ def check_local(settings: Settings) -> local_server.Instance:
     return instance
 
 
-def import_csv(
-    settings: Settings, csv_dir: Path, echo: Callable[[str], object] = print
-) -> ImportSummary:
+def import_csv(settings: Settings, csv_dir: Path, echo: Callable[[str], object] = print) -> ImportSummary:
     """Replace the local server's database with the CSV export in `csv_dir`, then migrate.
 
     Stops the server, runs the import with --overwrite-destination, starts the server again

@@ -15,8 +15,8 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from graph.errors import InvalidInput, Unavailable
-from graph.settings import Settings
+from weft.graph.errors import InvalidInput, Unavailable
+from weft.graph.settings import Settings
 
 # Our statements are reviewed in queries/; planner notifications (e.g. "property key does not exist"
 # for a property no node has yet) would only print to users' terminals, so the server sends none.

@@ -18,8 +18,8 @@ from pathlib import Path
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
-from graph.errors import Unavailable
-from graph.settings import PROJECT_ROOT, Settings
+from weft.graph.errors import Unavailable
+from weft.graph.settings import PROJECT_ROOT, Settings
 
 POM = PROJECT_ROOT / "neo4j" / "pom.xml"
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
@@ -56,9 +56,7 @@ class Instance:
 def bolt_answers(settings: Settings, timeout_s: float = 2.0) -> bool:
     """True when a Bolt server answers at NEO4J_URI with the configured credentials."""
     try:
-        with GraphDatabase.driver(
-            settings.neo4j_uri, auth=settings.auth, connection_timeout=timeout_s
-        ) as driver:
+        with GraphDatabase.driver(settings.neo4j_uri, auth=settings.auth, connection_timeout=timeout_s) as driver:
             driver.verify_connectivity()
         return True
     except (ServiceUnavailable, OSError, AuthError, ValueError):
@@ -78,8 +76,13 @@ def fetch_jars(instance: Instance, quiet: bool = True) -> None:
         raise Unavailable("Java 17+ is needed to run the Neo4j server; install it or set NEO4J_URI")
     instance.lib.mkdir(parents=True, exist_ok=True)
     cmd = [
-        "mvn", "-B", "-f", str(POM), "dependency:copy-dependencies",
-        f"-DoutputDirectory={instance.lib}", "-DincludeScope=runtime",
+        "mvn",
+        "-B",
+        "-f",
+        str(POM),
+        "dependency:copy-dependencies",
+        f"-DoutputDirectory={instance.lib}",
+        "-DincludeScope=runtime",
     ]
     if quiet:
         cmd.insert(2, "-q")
@@ -135,7 +138,12 @@ def run_admin(instance: Instance, args: list[str]) -> subprocess.CompletedProces
     """Run `neo4j-admin ARGS` from the same jars against this instance."""
     env = dict(os.environ, NEO4J_HOME=str(instance.home), NEO4J_CONF=str(instance.conf_dir))
     cmd = [
-        "java", "-Xmx2g", "-cp", f"{instance.lib}/*", ADMIN_TOOL, *args,
+        "java",
+        "-Xmx2g",
+        "-cp",
+        f"{instance.lib}/*",
+        ADMIN_TOOL,
+        *args,
     ]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
 
@@ -199,13 +207,22 @@ def start(settings: Settings, echo=print) -> str:  # noqa: ANN001 - echo is prin
         java = os.environ.get("JAVA_HOME")
         java_bin = str(Path(java) / "bin" / "java") if java else "java"
         cmd = [
-            java_bin, f"-Xms{settings.neo4j_heap}", f"-Xmx{settings.neo4j_heap}", "-XX:+UseG1GC",
-            "-cp", f"{instance.lib}/*", ENTRY_POINT,
-            f"--home-dir={instance.home}", f"--config-dir={instance.conf_dir}",
+            java_bin,
+            f"-Xms{settings.neo4j_heap}",
+            f"-Xmx{settings.neo4j_heap}",
+            "-XX:+UseG1GC",
+            "-cp",
+            f"{instance.lib}/*",
+            ENTRY_POINT,
+            f"--home-dir={instance.home}",
+            f"--config-dir={instance.conf_dir}",
         ]
         with instance.log_file.open("ab") as log:
             proc = subprocess.Popen(  # noqa: S603 - fixed argv
-                cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
                 start_new_session=True,
             )
         instance.pid_file.write_text(f"{proc.pid}\n")
@@ -218,8 +235,7 @@ def start(settings: Settings, echo=print) -> str:  # noqa: ANN001 - echo is prin
         time.sleep(0.5)
     stop(settings)
     raise Unavailable(
-        f"Neo4j did not answer at {settings.neo4j_uri} within {settings.neo4j_start_timeout_s}s\n"
-        f"{log_tail(instance)}"
+        f"Neo4j did not answer at {settings.neo4j_uri} within {settings.neo4j_start_timeout_s}s\n{log_tail(instance)}"
     )
 
 

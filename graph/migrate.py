@@ -4,28 +4,28 @@ from __future__ import annotations
 
 from neo4j import Driver
 
-from graph.driver import translated_errors
-from queries import schema
+from weft.graph.driver import translated_errors
+from weft.queries import admin
 
 
 def migrate(driver: Driver, database: str) -> int:
     """Create every constraint and index (idempotent); returns how many statements ran."""
-    statements = (*schema.CONSTRAINTS, *schema.INDEXES)
+    statements = (*admin.CONSTRAINTS, *admin.INDEXES)
     with translated_errors("migrating the schema"):
         for statement in statements:
             driver.execute_query(statement, database_=database)
-        driver.execute_query(schema.AWAIT_INDEXES, database_=database)
+        driver.execute_query(admin.AWAIT_INDEXES, database_=database)
     return len(statements)
 
 
 def reset(driver: Driver, database: str) -> None:
     """Delete every node and relationship; constraints and indexes stay."""
     with translated_errors("emptying the database"), driver.session(database=database) as session:
-        session.run(schema.DELETE_ALL).consume()
+        session.run(admin.DELETE_ALL).consume()
 
 
 def counts(driver: Driver, database: str) -> dict[str, int]:
     """`{'Paper': n, ..., 'AUTHORED': m, ...}` for every label and relationship type present."""
     with translated_errors("counting the graph"):
-        records, _, _ = driver.execute_query(schema.COUNTS, database_=database, routing_="r")
+        records, _, _ = driver.execute_query(admin.COUNTS, database_=database, routing_="r")
     return {r["name"]: r["count"] for r in records}

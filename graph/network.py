@@ -15,13 +15,13 @@ from typing import Any
 
 import networkx as nx
 
-from graph.analytics import centrality, communities, structure
-from graph.errors import InvalidInput
-from graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
-from graph.nx_bridge import canonical_graph, data_version
-from graph.reads.reader import GraphReader
-from graph.reads.researchers import find_researcher
-from queries import network as q
+from weft.graph.analytics import centrality, communities, structure
+from weft.graph.errors import InvalidInput
+from weft.graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
+from weft.graph.nx_bridge import canonical_graph, data_version
+from weft.graph.reads.reader import GraphReader
+from weft.graph.reads.researchers import find_researcher
+from weft.queries import network as q
 
 MAX_DEPTH = 3
 MAX_LIMIT = 1000
@@ -61,9 +61,7 @@ class NetworkParams:
                     f"{name} must be a year between {YEAR_RANGE[0]} and {YEAR_RANGE[1]}, got {year}", argument=name
                 )
         if self.year_from is not None and self.year_to is not None and self.year_from > self.year_to:
-            raise InvalidInput(
-                f"yearFrom ({self.year_from}) is after yearTo ({self.year_to})", argument="yearFrom"
-            )
+            raise InvalidInput(f"yearFrom ({self.year_from}) is after yearTo ({self.year_to})", argument="yearFrom")
         if self.rank_by not in RANK_BY:
             raise InvalidInput(f"rankBy must be one of {', '.join(RANK_BY)}, got {self.rank_by}", argument="rankBy")
         return self
@@ -150,9 +148,7 @@ def ego_graph_from_rows(rows: list[Mapping[str, Any]], params: NetworkParams) ->
         return None
     centre = rows[0]["centre"]
     known = {row["id"] for row in rows}
-    candidates = [
-        (row["id"], tie["target"], tie) for row in rows for tie in row["ties"] if tie["target"] in known
-    ]
+    candidates = [(row["id"], tie["target"], tie) for row in rows for tie in row["ties"] if tie["target"] in known]
     if params.windowed:
         papers = {row["id"]: {p["id"]: p["year"] for p in row["papers"]} for row in rows}
         ties = window_ties(papers, [(a, b) for a, b, _ in candidates], params.min_weight)

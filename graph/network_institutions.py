@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from graph.errors import InvalidInput
-from graph.network import MAX_LIMIT, Network
-from graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
-from graph.nx_bridge import canonical_graph, data_version
-from graph.reads.institutions import find_institution
-from graph.reads.reader import GraphReader
-from queries import network as q
+from weft.graph.errors import InvalidInput
+from weft.graph.network import MAX_LIMIT, Network
+from weft.graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
+from weft.graph.nx_bridge import canonical_graph, data_version
+from weft.graph.reads.institutions import find_institution
+from weft.graph.reads.reader import GraphReader
+from weft.queries import network as q
 
 
 def check_institution_args(min_weight: int, limit: int) -> None:
@@ -28,9 +28,7 @@ def check_institution_args(min_weight: int, limit: int) -> None:
         raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}, got {limit}", argument="limit")
 
 
-def institution_network_from_rows(
-    rows: list[Mapping[str, Any]], min_weight: int, limit: int
-) -> Network | None:
+def institution_network_from_rows(rows: list[Mapping[str, Any]], min_weight: int, limit: int) -> Network | None:
     """The network from INSTITUTION_SUBGRAPH rows: the centre plus its `limit - 1` strongest partners.
 
     >>> rows = [{"centre": "i1", "id": "i1", "name": "A", "country": "GB", "papers": ["p1", "p2"]},
@@ -45,9 +43,7 @@ def institution_network_from_rows(
     centre = rows[0]["centre"]
     papers = {row["id"]: set(row["papers"]) for row in rows}
     to_centre = {i: len(papers[i] & papers[centre]) for i in papers if i != centre}
-    partners = sorted(
-        (i for i, w in to_centre.items() if w >= min_weight), key=lambda i: (-to_centre[i], i)
-    )
+    partners = sorted((i for i, w in to_centre.items() if w >= min_weight), key=lambda i: (-to_centre[i], i))
     kept = [centre, *partners[: limit - 1]]
     by_id = {row["id"]: row for row in rows}
     ties = []

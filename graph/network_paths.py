@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from graph.errors import InvalidInput
-from graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
-from graph.nx_bridge import data_version
-from graph.reads.reader import GraphReader
-from graph.reads.researchers import find_researcher
-from queries import network as q
+from weft.graph.errors import InvalidInput
+from weft.graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
+from weft.graph.nx_bridge import data_version
+from weft.graph.reads.reader import GraphReader
+from weft.graph.reads.researchers import find_researcher
+from weft.queries import network as q
 
 MAX_PATH_LENGTH = 6  # the hop bound written into SHORTEST_PATHS
 MAX_PATHS = 50
@@ -31,9 +31,7 @@ class PathResult:
 def check_path_args(max_length: int, min_weight: int, max_paths: int) -> None:
     """InvalidInput naming the argument when one is out of range."""
     if not 1 <= max_length <= MAX_PATH_LENGTH:
-        raise InvalidInput(
-            f"maxLength must be between 1 and {MAX_PATH_LENGTH}, got {max_length}", argument="maxLength"
-        )
+        raise InvalidInput(f"maxLength must be between 1 and {MAX_PATH_LENGTH}, got {max_length}", argument="maxLength")
     if min_weight < 1:
         raise InvalidInput(f"minWeight must be at least 1, got {min_weight}", argument="minWeight")
     if not 1 <= max_paths <= MAX_PATHS:
@@ -68,9 +66,7 @@ def result_from_row(row: Mapping[str, Any], max_length: int) -> PathResult | Non
     )
     reason = None
     if not paths:
-        reason = (
-            f"no co-authorship path of at most {max_length} hops links {source['id']} and {target['id']}"
-        )
+        reason = f"no co-authorship path of at most {max_length} hops links {source['id']} and {target['id']}"
     return PathResult(source, target, paths, reason)
 
 

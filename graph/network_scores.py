@@ -11,10 +11,10 @@ from typing import Any
 import networkx as nx
 from neo4j import Driver
 
-from graph.analytics import centrality, communities
-from graph.driver import translated_errors
-from graph.nx_bridge import read_coauthor_graph
-from queries import network as q
+from weft.graph.analytics import centrality, communities
+from weft.graph.driver import translated_errors
+from weft.graph.nx_bridge import read_coauthor_graph
+from weft.queries import network as q
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ from typing import Any
 import networkx as nx
 from neo4j import Driver
 
-from graph.driver import translated_errors
-from graph.reads.reader import GraphReader
-from queries import network as q
+from weft.graph.driver import translated_errors
+from weft.graph.reads.reader import GraphReader
+from weft.queries import network as q
 
 
 def canonical_graph(

@@ -16,9 +16,9 @@ import re
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from graph.ids import category_key, normalize_arxiv, paper_keys, scoped_researcher_key
-from loaders.names import clean_whitespace, decode_tex, is_person_name, name_key, split_author_list
-from loaders.rows import MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
+from weft.graph.identity.ids import category_key, normalize_arxiv, paper_keys, scoped_researcher_key
+from weft.graph.identity.names import clean_whitespace, decode_tex, is_person_name, name_key, split_author_list
+from weft.loaders.rows import MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
 
 SOURCE = "arxiv"
 # Top-level fields of a snapshot line; `detect` recognises the format by them.
@@ -221,7 +221,9 @@ def clean_title(text: str | None) -> str | None:
     if not text:
         return None
     parts = re.split(r"(\$[^$]*\$)", text)
-    out = "".join(p if p.startswith("$") and p.endswith("$") and len(p) > 1 else _decode_keeping_edges(p) for p in parts)
+    out = "".join(
+        p if p.startswith("$") and p.endswith("$") and len(p) > 1 else _decode_keeping_edges(p) for p in parts
+    )
     return clean_whitespace(out) or None
 
 
@@ -258,7 +260,11 @@ def author_names(record: dict) -> list[str]:
             if not isinstance(entry, list | tuple) or not entry:
                 continue
             last, first, suffix = (list(entry) + ["", ""])[:3]
-            name = " ".join(p for p in (decode_tex(str(first or "")), decode_tex(str(last or "")), decode_tex(str(suffix or ""))) if p)
+            name = " ".join(
+                p
+                for p in (decode_tex(str(first or "")), decode_tex(str(last or "")), decode_tex(str(suffix or "")))
+                if p
+            )
             if name:
                 names.append(re.sub(r"\.\s+-", ".-", name))  # "C. -P. Yuan" -> "C.-P. Yuan"
     if not names:
@@ -330,19 +336,34 @@ def build_rows(record: Any) -> RecordRows:
             "Researcher",
             {"scoped_key": scoped_researcher_key(f"arxiv:{arxiv_id}", rank)},
             SOURCE,
-            props={"name": name, "name_key": name_key(name) or None, "is_person": is_person_name(name),
-                   "paper_scoped": True},
+            props={
+                "name": name,
+                "name_key": name_key(name) or None,
+                "is_person": is_person_name(name),
+                "paper_scoped": True,
+            },
             level=MENTION,
             updated=updated,
         )
         rows.nodes.append(researcher)
-        rows.rels.append(RelRow("AUTHORED", researcher.key, paper.key, {
-            "position": position(rank, len(names)), "rank": rank, "raw_name": name}))
+        rows.rels.append(
+            RelRow(
+                "AUTHORED",
+                researcher.key,
+                paper.key,
+                {"position": position(rank, len(names)), "rank": rank, "raw_name": name},
+            )
+        )
     codes = list(dict.fromkeys(_text(record.get("categories")).split()))
     for at, code in enumerate(codes):
-        category = NodeRow("Category", {"key": category_key("arxiv", code)}, SOURCE,
-                           props={"name": CATEGORY_NAMES.get(code, code), "scheme": "arxiv"}, level=MENTION,
-                           updated=updated)
+        category = NodeRow(
+            "Category",
+            {"key": category_key("arxiv", code)},
+            SOURCE,
+            props={"name": CATEGORY_NAMES.get(code, code), "scheme": "arxiv"},
+            level=MENTION,
+            updated=updated,
+        )
         rows.nodes.append(category)
         rows.rels.append(RelRow("IN_CATEGORY", paper.key, category.key, {"primary": at == 0, "score": None}))
     return rows

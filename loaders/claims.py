@@ -5,7 +5,7 @@ An author with no id (every arXiv author, a few S2 ones) is written as a paper-s
 
 1. the *claimants* at that rank are the identified researchers (any hard id) whose AUTHORED edge to the
    paper has the same `rank`, best first: best key ORCID < OpenAlex < S2, then smallest internal id;
-2. a paper-scoped researcher at that rank whose name is compatible (`loaders.names.names_compatible`)
+2. a paper-scoped researcher at that rank whose name is compatible (`graph.identity.names.names_compatible`)
    with a claimant's is claimed by the first such claimant: the sources of its AUTHORED edge move onto
    the claimant's edge (listed again in `claimed_sources` there) and the scoped node is deleted;
 3. a claimant holding `claimed_sources` gives them up to a better compatible claimant at the same rank.
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from loaders.names import names_compatible
+from weft.graph.identity.names import names_compatible
 
 
 def plan_claims(slots: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -46,15 +46,27 @@ def plan_claims(slots: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for slot in sorted((s for s in group if s["scoped"]), key=lambda s: s["researcher"]):
             target = _first_compatible(claimants, slot["name"])
             if target is not None and slot["sources"]:
-                moves.append({"paper": paper, "from": slot["researcher"], "to": target["researcher"],
-                              "sources": sorted(slot["sources"])})
+                moves.append(
+                    {
+                        "paper": paper,
+                        "from": slot["researcher"],
+                        "to": target["researcher"],
+                        "sources": sorted(slot["sources"]),
+                    }
+                )
         for holder in claimants:
             if not holder["claimed"]:
                 continue
             target = _first_compatible(claimants, holder["name"])
             if target is not None and target is not holder:
-                moves.append({"paper": paper, "from": holder["researcher"], "to": target["researcher"],
-                              "sources": sorted(holder["claimed"])})
+                moves.append(
+                    {
+                        "paper": paper,
+                        "from": holder["researcher"],
+                        "to": target["researcher"],
+                        "sources": sorted(holder["claimed"]),
+                    }
+                )
     return moves
 
 

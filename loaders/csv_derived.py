@@ -17,13 +17,13 @@ from datetime import datetime
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from graph.ids import aliases
-from loaders.claims import plan_claims
-from loaders.csv_files import GraphBuffer
-from loaders.write import same_name_pairs
+from weft.graph.identity.ids import aliases
+from weft.loaders.claims import plan_claims
+from weft.loaders.csv_files import GraphBuffer
+from weft.loaders.write import same_name_pairs
 
 if TYPE_CHECKING:
-    from loaders.csv_export import MemoryGraph, Node
+    from weft.loaders.csv_export import MemoryGraph, Node
 
 # Row relationship types and the type they are stored as.
 STORED_TYPE = {"CATEGORY_PART_OF": "PART_OF", "INSTITUTION_PART_OF": "PART_OF"}
@@ -62,14 +62,24 @@ def apply_claims(graph: MemoryGraph) -> None:
         by_id[researcher.id] = researcher
         by_id[paper.id] = paper
         keys = researcher.keys
-        slots_at[(paper.id, edge.props["rank"])].append({
-            "paper": paper.id, "rank": edge.props["rank"], "researcher": researcher.id,
-            "scoped": "scoped_key" in keys, "name": researcher.props.get("name"),
-            "key_rank": 0 if "orcid" in keys else 1 if "openalex_id" in keys else 2 if "s2_id" in keys else 3,
-            "sources": sorted(edge.sources), "claimed": sorted(edge.claimed),
-        })
-    slots = [s for group in slots_at.values() if len(group) > 1 and any(s["scoped"] or s["claimed"] for s in group)
-             for s in group]
+        slots_at[(paper.id, edge.props["rank"])].append(
+            {
+                "paper": paper.id,
+                "rank": edge.props["rank"],
+                "researcher": researcher.id,
+                "scoped": "scoped_key" in keys,
+                "name": researcher.props.get("name"),
+                "key_rank": 0 if "orcid" in keys else 1 if "openalex_id" in keys else 2 if "s2_id" in keys else 3,
+                "sources": sorted(edge.sources),
+                "claimed": sorted(edge.claimed),
+            }
+        )
+    slots = [
+        s
+        for group in slots_at.values()
+        if len(group) > 1 and any(s["scoped"] or s["claimed"] for s in group)
+        for s in group
+    ]
     for move in plan_claims(slots):
         paper, src, dst = by_id[move["paper"]], by_id[move["from"]], by_id[move["to"]]
         f, t = graph.rels.get(("AUTHORED", src, paper)), graph.rels.get(("AUTHORED", dst, paper))
@@ -107,8 +117,12 @@ def add_relationships(graph: MemoryGraph, buffer: GraphBuffer) -> None:
     for (rel_type, start_node, end), edge in graph.rels.items():
         start = start_node.find()
         sid = id_of(start)
-        props = {**edge.props, "source": edge.source, "sources": sorted(edge.sources),
-                 "claimed_sources": sorted(edge.claimed) or None}
+        props = {
+            **edge.props,
+            "source": edge.source,
+            "sources": sorted(edge.sources),
+            "claimed_sources": sorted(edge.claimed) or None,
+        }
         if rel_type == "REFERENCES":
             buffer.put_relationship("REFERENCES", ("Paper", sid), ("Ref", end), props)
             target = papers.get(end)
@@ -127,18 +141,25 @@ def add_relationships(graph: MemoryGraph, buffer: GraphBuffer) -> None:
         elif rel_type == "LISTED_AFFILIATION":
             listed[(sid, eid)].extend(props.get("years") or [None])
             props["years"] = props.get("years") or None
-        buffer.put_relationship(
-            STORED_TYPE.get(rel_type, rel_type), (start.label, sid), (end_node.label, eid), props
-        )
+        buffer.put_relationship(STORED_TYPE.get(rel_type, rel_type), (start.label, sid), (end_node.label, eid), props)
     pairs = coauthor_pairs(authors_of, year_of)
     for (a, b), (weight, first, last) in pairs.items():
-        buffer.put_relationship("COAUTHORED_WITH", ("Researcher", a), ("Researcher", b),
-                                {"weight": weight, "first_year": first, "last_year": last})
+        buffer.put_relationship(
+            "COAUTHORED_WITH",
+            ("Researcher", a),
+            ("Researcher", b),
+            {"weight": weight, "first_year": first, "last_year": last},
+        )
     affiliated = _affiliations(buffer, stated, listed, year_of)
     people = [
-        {"name_key": n.props["name_key"], "id": id_of(n), "name": n.props.get("name"),
-         "is_person": n.props.get("is_person", True)}
-        for n in graph.live_nodes() if n.label == "Researcher" and n.props.get("name_key")
+        {
+            "name_key": n.props["name_key"],
+            "id": id_of(n),
+            "name": n.props.get("name"),
+            "is_person": n.props.get("is_person", True),
+        }
+        for n in graph.live_nodes()
+        if n.label == "Researcher" and n.props.get("name_key")
     ]
     _same_names(buffer, people, pairs, affiliated, authors_of, year_of)
 
@@ -174,11 +195,16 @@ def _affiliations(
         papers = stated.get(pair, set())
         years = [y for p in papers if (y := year_of.get(p)) is not None]
         years += [y for y in listed.get(pair, []) if y is not None]
-        buffer.put_relationship("AFFILIATED_WITH", ("Researcher", pair[0]), ("Institution", pair[1]), {
-            "papers": len(papers),
-            "first_year": min(years) if years else None,
-            "last_year": max(years) if years else None,
-        })
+        buffer.put_relationship(
+            "AFFILIATED_WITH",
+            ("Researcher", pair[0]),
+            ("Institution", pair[1]),
+            {
+                "papers": len(papers),
+                "first_year": min(years) if years else None,
+                "last_year": max(years) if years else None,
+            },
+        )
     return pairs
 
 
@@ -234,9 +260,14 @@ def _same_names(
             evidence.append(f"overlapping years: {overlap}")
         if shared_papers > 0:
             evidence.append(f"listed together on {shared_papers} paper(s)")
-        buffer.put_relationship("SAME_NAME_AS", ("Researcher", a), ("Researcher", b), {
-            "shared_coauthors": shared_coauthors,
-            "shared_institutions": shared_institutions,
-            "overlapping_years": overlap,
-            "evidence": evidence,
-        })
+        buffer.put_relationship(
+            "SAME_NAME_AS",
+            ("Researcher", a),
+            ("Researcher", b),
+            {
+                "shared_coauthors": shared_coauthors,
+                "shared_institutions": shared_institutions,
+                "overlapping_years": overlap,
+                "evidence": evidence,
+            },
+        )

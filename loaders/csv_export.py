@@ -19,24 +19,40 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from graph.ids import canonical_keys, key_property, node_id
-from loaders import csv_derived
-from loaders.csv_files import GraphBuffer, write_import_csv
-from loaders.reader import Problem, read_records
-from loaders.rows import ATTACH, REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
-from loaders.run import plan, source_module
-from loaders.write import LABEL_ORDER, _ranked, _Row, check_record
+from weft.graph.identity.ids import canonical_keys, key_property, node_id
+from weft.graph.sources import SOURCE_PRIORITY
+from weft.loaders import csv_derived
+from weft.loaders.csv_files import GraphBuffer, write_import_csv
+from weft.loaders.reader import Problem, read_records
+from weft.loaders.rows import ATTACH, REL_ENDS, NodeRow, RecordRows, RejectedRecord
+from weft.loaders.run import plan, source_module
+from weft.loaders.write import LABEL_ORDER, _ranked, _Row, check_record
 
 # Whose relationships a newer record replaces: the owner is the start (True) or the end node.
-OWNER_IS_START = {"AUTHORED": False, "IN_CATEGORY": True, "REFERENCES": True,
-                  "LISTED_AFFILIATION": True, "INSTITUTION_PART_OF": True}
+OWNER_IS_START = {
+    "AUTHORED": False,
+    "IN_CATEGORY": True,
+    "REFERENCES": True,
+    "LISTED_AFFILIATION": True,
+    "INSTITUTION_PART_OF": True,
+}
 
 
 class Node:
     """One node being built: its keys, properties with the rank each was written with, its edges."""
 
-    __slots__ = ("label", "keys", "props", "prop_ranks", "source_props", "source_ranks",
-                 "alt_names", "loaded", "merged_into", "edges")
+    __slots__ = (
+        "label",
+        "keys",
+        "props",
+        "prop_ranks",
+        "source_props",
+        "source_ranks",
+        "alt_names",
+        "loaded",
+        "merged_into",
+        "edges",
+    )
 
     def __init__(self, label: str) -> None:
         self.label = label
@@ -120,8 +136,12 @@ class MemoryGraph:
         label = row.label
         ranked = canonical_keys(label, row.keys)
         hits = self._hits(label, row.keys)
-        hits.sort(key=lambda n: (min((ranked.index(k) for k in canonical_keys(label, n.keys) if k in ranked),
-                                     default=len(ranked)), n.id))
+        hits.sort(
+            key=lambda n: (
+                min((ranked.index(k) for k in canonical_keys(label, n.keys) if k in ranked), default=len(ranked)),
+                n.id,
+            )
+        )
         accepted: list[Node] = []
         union = dict(row.keys)
         for node in hits:
@@ -266,8 +286,11 @@ class MemoryGraph:
             order.sort(key=lambda i: ranks[i][1], reverse=True)
             for i in order:
                 row = rows.nodes[i]
-                attach_only = all(rows.nodes[j].level <= ATTACH for j in order
-                                  if rows.nodes[j].label == label and row_keys[j] == row_keys[i])
+                attach_only = all(
+                    rows.nodes[j].level <= ATTACH
+                    for j in order
+                    if rows.nodes[j].label == label and row_keys[j] == row_keys[i]
+                )
                 node = self._resolve(row, attach_only)
                 if node is None:
                     continue

@@ -146,8 +146,13 @@ def write_import_csv(buffer: GraphBuffer, out_dir: Path) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     for stale in out_dir.glob("*.csv"):
         stale.unlink()
-    manifest: dict = {"nodes": [], "relationships": [], "multiline_files": [], "counts": buffer.counts(),
-                      "array_delimiter": ARRAY_DELIMITER_ARG}
+    manifest: dict = {
+        "nodes": [],
+        "relationships": [],
+        "multiline_files": [],
+        "counts": buffer.counts(),
+        "array_delimiter": ARRAY_DELIMITER_ARG,
+    }
     for label, nodes in sorted(buffer.nodes.items()):
         if not nodes:
             continue

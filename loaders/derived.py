@@ -12,19 +12,20 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction, Session
 
-from graph.driver import translated_errors
-from loaders.claims import plan_claims
-from loaders.names import names_compatible
-from loaders.rows import SOURCE_PRIORITY
-from queries import derive, load_claims
+from weft.graph.driver import translated_errors
+from weft.graph.identity.names import names_compatible
+from weft.graph.sources import SOURCE_PRIORITY
+from weft.loaders.claims import plan_claims
+from weft.queries import derive, load_claims
 
 DERIVE_CHUNK = 500
 SAME_NAME_BUCKET_LIMIT = 200
 Progress = Callable[[str, int, int], None]
 
 
-def recompute(driver: Driver, database: str, papers: set[str], researchers: set[str],
-              progress: Progress | None = None) -> int:
+def recompute(
+    driver: Driver, database: str, papers: set[str], researchers: set[str], progress: Progress | None = None
+) -> int:
     """Claims, then CITES, AFFILIATED_WITH, COAUTHORED_WITH and SAME_NAME_AS for the touched ids;
     returns the bumped data_version."""
     researchers = set(researchers)
@@ -114,8 +115,11 @@ def _claim_tx(tx: ManagedTransaction, papers: list[str]) -> list[dict[str, Any]]
     for m in moves:
         onto.setdefault((m["paper"], m["to"]), set()).update(m["sources"])
     if moves:
-        tx.run(load_claims.CLAIM_ONTO, sources=sorted(SOURCE_PRIORITY),
-               moves=[{"paper": p, "to": t, "sources": sorted(v)} for (p, t), v in sorted(onto.items())]).consume()
+        tx.run(
+            load_claims.CLAIM_ONTO,
+            sources=sorted(SOURCE_PRIORITY),
+            moves=[{"paper": p, "to": t, "sources": sorted(v)} for (p, t), v in sorted(onto.items())],
+        ).consume()
         tx.run(load_claims.CLAIM_FROM, moves=moves).consume()
     return moves
 
@@ -127,5 +131,3 @@ def _run_all(tx: ManagedTransaction, statements: Iterable[str], ids: list[str]) 
 
 def _bump(tx: ManagedTransaction) -> int:
     return tx.run(derive.BUMP_DATA_VERSION).single()["data_version"]
-
-

@@ -5,12 +5,15 @@ format, or of another source than the one asked for, raises `UnknownFormat` nami
 what it looks like. Each `FileFormat` carries the row builder for its records, so a loader can
 write any file without knowing the source:
 
-| source | kind | recognised by (first record) |
-|---|---|---|
-| arxiv | `snapshot` | `id`, `authors`, `categories`, `versions` |
-| s2 | `paper` / `author` / `page` | Graph API camelCase `paperId` / `authorId`; a result page `{total/offset/next/token, data}` |
-| s2 | `dataset:<name>` | S2AG lowercase fields: `citingcorpusid` (citations), `sha`+`corpusid` (paper-ids), `corpusid`+`openaccessinfo` (abstracts), `corpusid`+`model`+`text` (tldrs), `corpusid`+`title` (papers), `authorid` (authors), `id`+`name`+`issn`/`alternate_names` (publication-venues) |
-| openalex | `work` / `author` / `institution` | `https://openalex.org/W…`/`A…`/`I…` ids or their telling fields (`loaders.openalex.kind`) |
+- arxiv `snapshot`: `id`, `authors`, `categories`, `versions`.
+- s2 `paper` / `author` / `page`: Graph API camelCase `paperId` / `authorId`; a result page
+  `{total/offset/next/token, data}`.
+- s2 `dataset:<name>`: S2AG lowercase fields: `citingcorpusid` (citations), `sha`+`corpusid`
+  (paper-ids), `corpusid`+`openaccessinfo` (abstracts), `corpusid`+`model`+`text` (tldrs),
+  `corpusid`+`title` (papers), `authorid` (authors), `id`+`name`+`issn`/`alternate_names`
+  (publication-venues).
+- openalex `work` / `author` / `institution`: `https://openalex.org/W…`/`A…`/`I…` ids or their
+  telling fields (`loaders.openalex.kind`).
 
 Containers (one object, an array, a `{meta, results}` page, JSON Lines, gzip of any) are the
 reader's (`loaders.reader`); detection only looks at the first record they yield.
@@ -23,12 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from loaders import arxiv, openalex, s2
-from loaders.reader import UnknownFormat, data_files, sniff
-from loaders.rows import RecordRows
+from weft.graph.sources import SOURCE_KEYS, SOURCE_NAMES
+from weft.loaders import arxiv, openalex, s2
+from weft.loaders.reader import UnknownFormat, data_files, sniff
+from weft.loaders.rows import RecordRows
 
-SOURCES = ("openalex", "s2", "arxiv")
-SOURCE_NAMES = {"openalex": "OpenAlex", "s2": "Semantic Scholar", "arxiv": "arXiv"}
 ATTACHING_KINDS = frozenset({"dataset:citations", "dataset:abstracts", "dataset:tldrs"})
 
 
@@ -97,8 +99,8 @@ def _looks_like(record: Any) -> str:
 
 def detect_file(path: Path, source: str = "auto") -> FileFormat:
     """The format of one file; UnknownFormat when it is none we know or not of `source`."""
-    if source != "auto" and source not in SOURCES:
-        raise ValueError(f"unknown source {source!r} (expected auto, {', '.join(SOURCES)})")
+    if source != "auto" and source not in SOURCE_KEYS:
+        raise ValueError(f"unknown source {source!r} (expected auto, {', '.join(SOURCE_KEYS)})")
     container, record = sniff(path)  # raises UnknownFormat for non-JSON, empty or unreadable files
     found = classify(record)
     if found is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.ids import (
+from weft.graph.identity.ids import (
     category_key,
     normalize_openalex,
     normalize_orcid,
@@ -16,8 +16,8 @@ from graph.ids import (
     paper_keys,
     scoped_researcher_key,
 )
-from loaders.names import clean_whitespace, fold, is_person_name, name_key
-from loaders.rows import MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
+from weft.graph.identity.names import clean_whitespace, fold, is_person_name, name_key
+from weft.loaders.rows import MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
 
 SOURCE = "openalex"
 
@@ -123,8 +123,12 @@ def institution_mention(inst: dict, updated: str) -> NodeRow | None:
         "Institution",
         keys,
         SOURCE,
-        props={"name": name, "name_key": institution_name_key(name) or None, "country": inst.get("country_code"),
-               "type": inst.get("type")},
+        props={
+            "name": name,
+            "name_key": institution_name_key(name) or None,
+            "country": inst.get("country_code"),
+            "type": inst.get("type"),
+        },
         level=MENTION,
         updated=updated,
     )
@@ -195,8 +199,11 @@ def author_rows(record: dict) -> RecordRows:
         "Researcher",
         _researcher_keys(record),
         SOURCE,
-        props={**_person_props(record.get("display_name")), "alt_names": sorted(set(alt)),
-               "updated_date": updated or None},
+        props={
+            **_person_props(record.get("display_name")),
+            "alt_names": sorted(set(alt)),
+            "updated_date": updated or None,
+        },
         source_props={
             "works_count_openalex": _int(record.get("works_count")),
             "cited_by_count_openalex": _int(record.get("cited_by_count")),
@@ -269,8 +276,13 @@ def work_rows(record: dict) -> RecordRows:
     rows = RecordRows([paper])
     _authorship_rows(rows, paper, authorships, updated)
     _category_rows(rows, paper, record, updated)
-    refs = sorted({oid for w in _list(record.get("referenced_works"))
-                   if isinstance(w, str) and (oid := normalize_openalex(w)) and oid[0] == "W"})
+    refs = sorted(
+        {
+            oid
+            for w in _list(record.get("referenced_works"))
+            if isinstance(w, str) and (oid := normalize_openalex(w)) and oid[0] == "W"
+        }
+    )
     for oid in refs:
         rows.rels.append(RelRow("REFERENCES", paper.key, f"openalex:{oid}"))
     return rows
@@ -288,21 +300,28 @@ def _authorship_rows(rows: RecordRows, paper: NodeRow, authorships: list[dict], 
             "Researcher",
             keys,
             SOURCE,
-            props={**_person_props(author.get("display_name") or raw_name),
-                   "paper_scoped": True if "scoped_key" in keys else None},
+            props={
+                **_person_props(author.get("display_name") or raw_name),
+                "paper_scoped": True if "scoped_key" in keys else None,
+            },
             level=MENTION,
             updated=updated,
         )
         rel = authored.get(researcher.key)
         if rel is None:
             rows.nodes.append(researcher)
-            rel = authored[researcher.key] = RelRow("AUTHORED", researcher.key, paper.key, {
-                "position": authorship.get("author_position"),
-                "rank": rank,
-                "raw_name": clean_whitespace(raw_name) if isinstance(raw_name, str) else None,
-                "is_corresponding": bool(authorship.get("is_corresponding")),
-                "institution_keys": [],
-            })
+            rel = authored[researcher.key] = RelRow(
+                "AUTHORED",
+                researcher.key,
+                paper.key,
+                {
+                    "position": authorship.get("author_position"),
+                    "rank": rank,
+                    "raw_name": clean_whitespace(raw_name) if isinstance(raw_name, str) else None,
+                    "is_corresponding": bool(authorship.get("is_corresponding")),
+                    "institution_keys": [],
+                },
+            )
             rows.rels.append(rel)
         for inst in _list(authorship.get("institutions")):
             row = institution_mention(_dict(inst), updated)
@@ -321,9 +340,14 @@ def _category_rows(rows: RecordRows, paper: NodeRow, record: dict, updated: str)
 
     def category(key: str, name: Any, scheme: str, level: int | None) -> str:
         if key not in categories:
-            categories[key] = NodeRow("Category", {"key": key}, SOURCE,
-                                      props={"name": name, "scheme": scheme, "level": level},
-                                      level=MENTION, updated=updated)
+            categories[key] = NodeRow(
+                "Category",
+                {"key": key},
+                SOURCE,
+                props={"name": name, "scheme": scheme, "level": level},
+                level=MENTION,
+                updated=updated,
+            )
         return key
 
     def link(key: str, primary: bool, score: Any) -> None:
@@ -356,8 +380,9 @@ def _category_rows(rows: RecordRows, paper: NodeRow, record: dict, updated: str)
         concept = _dict(concept)
         cid = normalize_openalex(concept.get("id") or "")
         if cid:
-            key = category(category_key("concept", cid), concept.get("display_name"), "concept",
-                           _int(concept.get("level")))
+            key = category(
+                category_key("concept", cid), concept.get("display_name"), "concept", _int(concept.get("level"))
+            )
             link(key, False, concept.get("score"))
     rows.nodes.extend(categories.values())
     for key, props in links.items():

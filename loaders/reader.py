@@ -113,7 +113,12 @@ def read_records(path: Path) -> Iterator[Item | Problem]:
             try:
                 value = json.loads(text)
             except json.JSONDecodeError as exc:
-                yield Problem(path, f"line {exc.lineno}", f"malformed JSON: {exc.msg}", text[max(0, exc.pos - 200) : exc.pos + 200])
+                yield Problem(
+                    path,
+                    f"line {exc.lineno}",
+                    f"malformed JSON: {exc.msg}",
+                    text[max(0, exc.pos - 200) : exc.pos + 200],
+                )
                 return
             yield from _expand(path, "", value)
             return

@@ -5,9 +5,9 @@ A source module (loaders/openalex.py, loaders/s2.py, loaders/arxiv.py) turns one
 and the relationship rows between them. Builders are pure: no I/O, no database.
 
 Identity is the writer's job. A node row names its node only by hard keys (`keys`, the properties of
-`graph.ids.KEY_PROPERTIES`, normalised with `graph.ids.paper_keys`/`normalize_*`); the writer finds
+`graph.identity.ids.KEY_PROPERTIES`, normalised with `graph.identity.ids.paper_keys`/`normalize_*`); the writer finds
 or creates the node, merges nodes a row proves to be one, and gives it its internal id. A relationship
-row names its ends by `(label, canonical key)` (`graph.ids.canonical_keys(label, keys)[0]`), and each end
+row names its ends by `(label, canonical key)` (`graph.identity.ids.canonical_keys(label, keys)[0]`), and each end
 must be a node row of the same `RecordRows` (or, for `REFERENCES`, a `Ref` key).
 
 Who wins:
@@ -26,11 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.ids import canonical_keys
-
-SOURCES = ("openalex", "s2", "arxiv")
-# Shared properties: the higher-priority source wins at equal level.
-SOURCE_PRIORITY = {"openalex": 3, "s2": 2, "arxiv": 1}
+from weft.graph.identity.ids import canonical_keys
 
 FULL_RECORD = 2  # the source's own record of this entity (a work, an author profile)
 MENTION = 1  # an entity seen inside another record (an author inside a work)

@@ -26,14 +26,14 @@ from typing import Any
 
 from neo4j import Driver
 
-from graph.driver import check_connectivity
-from graph.errors import InvalidInput
-from graph.migrate import migrate
-from loaders.reader import Item, Problem, UnknownFormat, data_files, read_records, sniff
-from loaders.rows import RecordRows, RejectedRecord
-from loaders.write import GraphWriter, check_record
+from weft.graph.driver import check_connectivity
+from weft.graph.errors import InvalidInput
+from weft.graph.migrate import migrate
+from weft.loaders.reader import Item, Problem, UnknownFormat, data_files, read_records, sniff
+from weft.loaders.rows import RecordRows, RejectedRecord
+from weft.loaders.write import GraphWriter, check_record
 
-SOURCE_MODULES = {"openalex": "loaders.openalex", "s2": "loaders.s2", "arxiv": "loaders.arxiv"}
+SOURCE_MODULES = {"openalex": "weft.loaders.openalex", "s2": "weft.loaders.s2", "arxiv": "weft.loaders.arxiv"}
 
 
 @dataclass
@@ -91,7 +91,7 @@ def source_module(name: str) -> ModuleType:
 
 def _detect(path: Path, first: Any) -> str | None:
     try:
-        detect = importlib.import_module("loaders.detect")
+        detect = importlib.import_module("weft.loaders.detect")
     except ModuleNotFoundError:
         detect = None
     if detect is not None and hasattr(detect, "detect_source"):
@@ -107,7 +107,7 @@ def _detect(path: Path, first: Any) -> str | None:
 
 def _load_order(path: Path, first: Any) -> int:
     """`loaders.detect.load_order`: 1 for files whose rows only attach to papers (S2 citations…)."""
-    detect = importlib.import_module("loaders.detect")
+    detect = importlib.import_module("weft.loaders.detect")
     return detect.load_order(path, first) if hasattr(detect, "load_order") else 0
 
 

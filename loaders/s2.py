@@ -26,15 +26,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graph.ids import (
+from weft.graph.identity.ids import (
     category_key,
     normalize_arxiv,
     normalize_orcid,
     paper_keys,
     scoped_researcher_key,
 )
-from loaders.names import clean_name, clean_whitespace, is_person_name, name_key
-from loaders.rows import ATTACH, FULL_RECORD, MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
+from weft.graph.identity.names import clean_name, clean_whitespace, is_person_name, name_key
+from weft.loaders.rows import ATTACH, FULL_RECORD, MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
 
 SOURCE = "s2"
 DATASET_KINDS = ("papers", "authors", "citations", "paper-ids", "abstracts", "tldrs", "publication-venues")
@@ -99,8 +99,15 @@ def field_categories(record: dict) -> list[NodeRow]:
     out = []
     for name in dict.fromkeys(clean_whitespace(n) for n in names if clean_whitespace(n)):
         slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-        out.append(NodeRow("Category", {"key": category_key("s2field", slug)}, SOURCE,
-                           props={"name": name, "scheme": "s2field"}, level=MENTION))
+        out.append(
+            NodeRow(
+                "Category",
+                {"key": category_key("s2field", slug)},
+                SOURCE,
+                props={"name": name, "scheme": "s2field"},
+                level=MENTION,
+            )
+        )
     return out
 
 
@@ -108,17 +115,19 @@ def researcher_props(author: dict) -> dict[str, Any]:
     """Properties of an S2 author object (nested `{authorId, name}` or full, either spelling)."""
     name = clean_name(_str(author.get("name"))) or None
     aliases = [clean_whitespace(a) for a in author.get("aliases") or [] if isinstance(a, str) and clean_whitespace(a)]
-    return _compact({
-        "name": name,
-        "name_key": name_key(name) if name else None,
-        "is_person": is_person_name(name) if name else None,
-        "alt_names": sorted(set(aliases) - {name}) or None,
-        "works_count_s2": _int(_get(author, "paperCount", "papercount")),
-        "cited_by_count_s2": _int(_get(author, "citationCount", "citationcount")),
-        "h_index_s2": _int(_get(author, "hIndex", "hindex")),
-        "homepage": author.get("homepage") if isinstance(author.get("homepage"), str) else None,
-        "updated_date": author.get("updated") if isinstance(author.get("updated"), str) else None,
-    })
+    return _compact(
+        {
+            "name": name,
+            "name_key": name_key(name) if name else None,
+            "is_person": is_person_name(name) if name else None,
+            "alt_names": sorted(set(aliases) - {name}) or None,
+            "works_count_s2": _int(_get(author, "paperCount", "papercount")),
+            "cited_by_count_s2": _int(_get(author, "citationCount", "citationcount")),
+            "h_index_s2": _int(_get(author, "hIndex", "hindex")),
+            "homepage": author.get("homepage") if isinstance(author.get("homepage"), str) else None,
+            "updated_date": author.get("updated") if isinstance(author.get("updated"), str) else None,
+        }
+    )
 
 
 def researcher_keys(author: dict) -> dict[str, str]:
@@ -145,8 +154,11 @@ def _paper_node(record: dict, level: int) -> NodeRow:
     ext = ext if isinstance(ext, dict) else {}
     venue_obj = record.get("publicationVenue") if isinstance(record.get("publicationVenue"), dict) else {}
     journal = record.get("journal") if isinstance(record.get("journal"), dict) else {}
-    venue = (clean_whitespace(_str(_get(record, "venue"))) or clean_whitespace(_str(venue_obj.get("name")))
-             or clean_whitespace(_str(journal.get("name"))))
+    venue = (
+        clean_whitespace(_str(_get(record, "venue")))
+        or clean_whitespace(_str(venue_obj.get("name")))
+        or clean_whitespace(_str(journal.get("name")))
+    )
     pdf = record.get("openAccessPdf") if isinstance(record.get("openAccessPdf"), dict) else {}
     tldr = record.get("tldr") if isinstance(record.get("tldr"), dict) else {}
     date = _get(record, "publicationDate", "publicationdate")
@@ -156,24 +168,32 @@ def _paper_node(record: dict, level: int) -> NodeRow:
         "Paper",
         keys,
         SOURCE,
-        props=_compact({
-            "title": clean_whitespace(_str(_get(record, "title"))) or None,
-            "abstract": clean_whitespace(_str(_get(record, "abstract"))) or None,
-            "year": _int(_get(record, "year")),
-            "publication_date": date if isinstance(date, str) else None,
-            "venue": venue or None,
-            "pdf_url": _str(pdf.get("url")) or None,
-            "dblp_id": _str(ext.get("DBLP")) or None,
-            "tldr": clean_whitespace(_str(tldr.get("text"))) or None,
-            "updated_date": updated or None,
-        }),
-        source_props=_compact({
-            "cited_by_count_s2": _int(_get(record, "citationCount", "citationcount")),
-            "influential_citation_count_s2": _int(_get(record, "influentialCitationCount", "influentialcitationcount")),
-            "reference_count_s2": _int(_get(record, "referenceCount", "referencecount")),
-            "publication_types_s2": [t for t in types if isinstance(t, str)] if isinstance(types, list) else None,
-            "publication_venue_id_s2": _str(venue_obj.get("id")) or _str(_get(record, "publicationvenueid")) or None,
-        }),
+        props=_compact(
+            {
+                "title": clean_whitespace(_str(_get(record, "title"))) or None,
+                "abstract": clean_whitespace(_str(_get(record, "abstract"))) or None,
+                "year": _int(_get(record, "year")),
+                "publication_date": date if isinstance(date, str) else None,
+                "venue": venue or None,
+                "pdf_url": _str(pdf.get("url")) or None,
+                "dblp_id": _str(ext.get("DBLP")) or None,
+                "tldr": clean_whitespace(_str(tldr.get("text"))) or None,
+                "updated_date": updated or None,
+            }
+        ),
+        source_props=_compact(
+            {
+                "cited_by_count_s2": _int(_get(record, "citationCount", "citationcount")),
+                "influential_citation_count_s2": _int(
+                    _get(record, "influentialCitationCount", "influentialcitationcount")
+                ),
+                "reference_count_s2": _int(_get(record, "referenceCount", "referencecount")),
+                "publication_types_s2": [t for t in types if isinstance(t, str)] if isinstance(types, list) else None,
+                "publication_venue_id_s2": _str(venue_obj.get("id"))
+                or _str(_get(record, "publicationvenueid"))
+                or None,
+            }
+        ),
         level=level,
         updated=updated,
     )
@@ -216,14 +236,26 @@ class _Builder:
             if (row.key, paper.key) in self.authored:
                 continue  # one author listed twice on a paper: keep the first slot
             self.authored.add((row.key, paper.key))
-            self.rows.rels.append(RelRow("AUTHORED", row.key, paper.key, _compact({
-                "position": "first" if rank == 0 else "last" if rank == len(people) - 1 else "middle",
-                "rank": rank,
-                "raw_name": clean_whitespace(_str(author.get("name"))) or None,
-            }), owner=at))
+            self.rows.rels.append(
+                RelRow(
+                    "AUTHORED",
+                    row.key,
+                    paper.key,
+                    _compact(
+                        {
+                            "position": "first" if rank == 0 else "last" if rank == len(people) - 1 else "middle",
+                            "rank": rank,
+                            "raw_name": clean_whitespace(_str(author.get("name"))) or None,
+                        }
+                    ),
+                    owner=at,
+                )
+            )
         for category in field_categories(record):
             self.node(category)
-            self.rows.rels.append(RelRow("IN_CATEGORY", paper.key, category.key, {"primary": False, "score": None}, owner=at))
+            self.rows.rels.append(
+                RelRow("IN_CATEGORY", paper.key, category.key, {"primary": False, "score": None}, owner=at)
+            )
         return paper
 
 
@@ -238,8 +270,9 @@ def researcher_row(author: dict, level: int, *, scope: str | None = None, rank: 
         props["paper_scoped"] = True
     source_props = {k: props.pop(k) for k in ("works_count_s2", "cited_by_count_s2", "h_index_s2") if k in props}
     own_updated = props.get("updated_date")
-    return NodeRow("Researcher", keys, SOURCE, props=props, source_props=source_props, level=level,
-                   updated=own_updated or updated)
+    return NodeRow(
+        "Researcher", keys, SOURCE, props=props, source_props=source_props, level=level, updated=own_updated or updated
+    )
 
 
 def paper_rows(record: Any) -> RecordRows:
@@ -298,8 +331,9 @@ def page_rows(record: Any) -> RecordRows | None:
             continue
         base = len(out.nodes)
         out.nodes.extend(part.nodes)
-        out.rels.extend(RelRow(r.type, r.start, r.end, r.props, None if r.owner is None else r.owner + base)
-                        for r in part.rels)
+        out.rels.extend(
+            RelRow(r.type, r.start, r.end, r.props, None if r.owner is None else r.owner + base) for r in part.rels
+        )
     return out if out.nodes else None
 
 
@@ -348,8 +382,9 @@ def _page_entries(record: dict) -> list[dict] | None:
     if not isinstance(data, list) or not record.keys() & _PAGE_FIELDS or record.keys() & {"paperId", "authorId"}:
         return None
     entries = [e for e in data if isinstance(e, dict)]
-    if entries and not any(k in _unwrap(_unwrap(e, "citingPaper"), "citedPaper") for e in entries[:5]
-                           for k in ("paperId", "authorId")):
+    if entries and not any(
+        k in _unwrap(_unwrap(e, "citingPaper"), "citedPaper") for e in entries[:5] for k in ("paperId", "authorId")
+    ):
         return None
     return entries
 
@@ -410,10 +445,13 @@ def _corpus_keys(row: dict, field: str = "corpusid") -> dict[str, str]:
     return keys
 
 
-def _attach(keys: dict[str, str], props: dict[str, Any] | None = None, source_props: dict[str, Any] | None = None) -> NodeRow:
+def _attach(
+    keys: dict[str, str], props: dict[str, Any] | None = None, source_props: dict[str, Any] | None = None
+) -> NodeRow:
     """A row that only adds to a paper already loaded (ATTACH level: never creates the paper)."""
-    return NodeRow("Paper", keys, SOURCE, props=_compact(props or {}), source_props=_compact(source_props or {}),
-                   level=ATTACH)
+    return NodeRow(
+        "Paper", keys, SOURCE, props=_compact(props or {}), source_props=_compact(source_props or {}), level=ATTACH
+    )
 
 
 def dataset_rows(kind: str, row: Any) -> RecordRows | None:

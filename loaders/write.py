@@ -18,14 +18,15 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from graph.driver import translated_errors
-from graph.ids import aliases, canonical_keys, key_property, node_id
-from loaders.derived import recompute
-from loaders.derived import (
+from weft.graph.driver import translated_errors
+from weft.graph.identity.ids import aliases, canonical_keys, key_property, node_id
+from weft.graph.sources import SOURCE_PRIORITY
+from weft.loaders.derived import recompute
+from weft.loaders.derived import (
     same_name_pairs as same_name_pairs,  # re-exported: loaders.csv_derived uses it
 )
-from loaders.rows import ATTACH, REL_ENDS, SOURCE_PRIORITY, NodeRow, RecordRows, RejectedRecord
-from queries import load_nodes, load_rels
+from weft.loaders.rows import ATTACH, REL_ENDS, NodeRow, RecordRows, RejectedRecord
+from weft.queries import load_nodes, load_rels
 
 LABEL_ORDER = ("Institution", "Category", "Researcher", "Paper")
 _LOOKUP = {
@@ -201,8 +202,9 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
     row_ids = {handle: group.final_id for handle, group in groups_of.items()}
     touched_researchers |= _write_rels(tx, records, key_to_id, effective, row_ids, created)
     papers = {key_to_id[("Paper", r.key)] for r in by_label["Paper"] if ("Paper", r.key) in key_to_id}
-    touched_researchers |= {key_to_id[("Researcher", r.key)] for r in by_label["Researcher"]
-                            if ("Researcher", r.key) in key_to_id}
+    touched_researchers |= {
+        key_to_id[("Researcher", r.key)] for r in by_label["Researcher"] if ("Researcher", r.key) in key_to_id
+    }
     return BatchOutcome(
         written=[(ri, 0) in effective for ri in range(len(records))],
         existed=[(ri, 0) in existed_rows for ri in range(len(records))],
@@ -238,8 +240,10 @@ def _group_rows(label: str, rows: list[_Row], warnings: list[str]) -> list[_Grou
     owner: dict[str, int] = {}
     for row in ordered:
         ranked = canonical_keys(label, row.node.keys)
-        hits = sorted({owner[k] for k in ranked if k in owner}, key=lambda g: ranked.index(
-            next(k for k in ranked if owner.get(k) == g)))
+        hits = sorted(
+            {owner[k] for k in ranked if k in owner},
+            key=lambda g: ranked.index(next(k for k in ranked if owner.get(k) == g)),
+        )
         if not hits:
             target = len(groups)
             groups.append(_Group(label))
@@ -257,8 +261,10 @@ def _group_rows(label: str, rows: list[_Row], warnings: list[str]) -> list[_Grou
                 groups[other] = _Group(label)
         for prop in _conflicts(groups[target].keys, row.node.keys):
             kept = min(groups[target].keys[prop], row.node.keys[prop])
-            warnings.append(f"{label} {row.key}: rows with the same key differ on {prop} "
-                            f"({groups[target].keys[prop]} / {row.node.keys[prop]}); kept {kept}")
+            warnings.append(
+                f"{label} {row.key}: rows with the same key differ on {prop} "
+                f"({groups[target].keys[prop]} / {row.node.keys[prop]}); kept {kept}"
+            )
             groups[target].keys[prop] = row.node.keys[prop] = kept
         for k in canonical_keys(label, row.node.keys):
             if owner.get(k, target) != target:
@@ -307,8 +313,9 @@ def _resolve(
                 continue
             for prop in clash:  # one entity, two values of a weaker key: the smaller, whatever the order
                 kept = min(union[prop], node_keys[prop])
-                warnings.append(f"{label} {ranked[0]}: {prop} differs from {nid} ({union[prop]} / "
-                                f"{node_keys[prop]}); kept {kept}")
+                warnings.append(
+                    f"{label} {ranked[0]}: {prop} differs from {nid} ({union[prop]} / {node_keys[prop]}); kept {kept}"
+                )
                 union[prop] = node_keys[prop] = kept
             accepted.append((nid, node_keys))
             union.update(node_keys)
@@ -360,8 +367,10 @@ def _join_on_nodes(
         target = joined[r]
         for prop in _conflicts(target.keys, group.keys):
             kept = min(target.keys[prop], group.keys[prop])
-            warnings.append(f"{label}: rows naming one node differ on {prop} ({target.keys[prop]} / "
-                            f"{group.keys[prop]}); kept {kept}")
+            warnings.append(
+                f"{label}: rows naming one node differ on {prop} ({target.keys[prop]} / "
+                f"{group.keys[prop]}); kept {kept}"
+            )
             target.keys[prop] = group.keys[prop] = kept
         target.rows.extend(group.rows)
         target.keys.update(group.keys)
@@ -387,7 +396,9 @@ def shared_props(label: str, rows: list[_Row]) -> tuple[dict[str, Any], dict[str
     return props, ranks, names
 
 
-def merge_prop_ranks(stored: list[str], props: dict[str, Any], ranks: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
+def merge_prop_ranks(
+    stored: list[str], props: dict[str, Any], ranks: dict[str, str]
+) -> tuple[dict[str, Any], list[str]]:
     """What an upsert does to shared properties, in Python (for the bulk path to match it exactly):
     the properties to write and the new sorted `prop_ranks`, given the node's stored `prop_ranks`.
 
@@ -417,22 +428,27 @@ def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tu
                 newest[r.node.source] = r
         for source, r in newest.items():
             handles[(len(params), source)] = (r.record, r.index)
-        params.append({
-            "i": len(params),
-            "id": group.final_id,
-            "keys": group.keys,
-            "aliases": aliases(label, group.keys),
-            "props": props,
-            "ranks": ranks,
-            "alt_names": sorted(names) if label in ("Researcher", "Institution") else None,
-            "sources": [{
-                "source": source,
-                "source_rank": r.source_rank,
-                "source_props": {k: v for k, v in r.node.source_props.items() if v is not None},
-                "rank_property": f"{source}_rank",
-                "loaded_property": f"{source}_loaded_at",
-            } for source, r in sorted(newest.items())],
-        })
+        params.append(
+            {
+                "i": len(params),
+                "id": group.final_id,
+                "keys": group.keys,
+                "aliases": aliases(label, group.keys),
+                "props": props,
+                "ranks": ranks,
+                "alt_names": sorted(names) if label in ("Researcher", "Institution") else None,
+                "sources": [
+                    {
+                        "source": source,
+                        "source_rank": r.source_rank,
+                        "source_props": {k: v for k, v in r.node.source_props.items() if v is not None},
+                        "rank_property": f"{source}_rank",
+                        "loaded_property": f"{source}_loaded_at",
+                    }
+                    for source, r in sorted(newest.items())
+                ],
+            }
+        )
     won = {(rec["i"], source) for rec in tx.run(_UPSERT[label], rows=params) for source in rec["won"]}
     return {handle: key in won for key, handle in handles.items()}
 
@@ -463,7 +479,8 @@ def _write_rels(
             start_label, end_label = REL_ENDS[rel.type]
             source = record.nodes[rel.owner if rel.owner is not None else 0].source
             if (start_label, rel.start) not in key_to_id or (
-                    end_label != "Ref" and (end_label, rel.end) not in key_to_id):
+                end_label != "Ref" and (end_label, rel.end) not in key_to_id
+            ):
                 continue  # an end that could only attach, and found nothing
             start = key_to_id[(start_label, rel.start)]
             if end_label == "Ref":
@@ -484,8 +501,13 @@ def _write_rels(
             props = {k: v for k, v in props.items() if v is not None}
             row = rows.setdefault(rel.type, {}).get((start, end))
             if row is None:
-                rows[rel.type][(start, end)] = {"start": start, "end": end, "source": source, "sources": [source],
-                                                "props": props}
+                rows[rel.type][(start, end)] = {
+                    "start": start,
+                    "end": end,
+                    "source": source,
+                    "sources": [source],
+                    "props": props,
+                }
             elif source not in row["sources"]:
                 row["sources"].append(source)
                 if SOURCE_PRIORITY.get(source, 0) > SOURCE_PRIORITY.get(row["source"], 0):
@@ -510,6 +532,7 @@ def _write_rels(
         if fresh:
             tx.run(_CREATE_REL[rel_type], rows=fresh, sources=sorted(SOURCE_PRIORITY)).consume()
         if known:
-            tx.run(_WRITE_REL[rel_type], rows=known, priority=SOURCE_PRIORITY,
-                   sources=sorted(SOURCE_PRIORITY)).consume()
+            tx.run(
+                _WRITE_REL[rel_type], rows=known, priority=SOURCE_PRIORITY, sources=sorted(SOURCE_PRIORITY)
+            ).consume()
     return touched

@@ -71,7 +71,8 @@ RETURN s.id AS survivor, touched
 """
 
 # Sources lists of two relationships that became one: the sorted union.
-MERGE_PAPERS: LiteralString = """
+MERGE_PAPERS: LiteralString = (
+    """
 UNWIND $merges AS m
 MATCH (l:Paper {id: m.loser}), (s:Paper {id: m.survivor})
 CALL (l, s) {
@@ -95,9 +96,12 @@ CALL (l, s) {
   SET r2.sources = COLLECT { UNWIND srcs AS x RETURN DISTINCT x ORDER BY x }
 }
 WITH l, s, COLLECT { MATCH (a:Researcher)-[:AUTHORED]->(s) RETURN a.id } AS touched
-""" + _FILL_SURVIVOR
+"""
+    + _FILL_SURVIVOR
+)
 
-MERGE_RESEARCHERS: LiteralString = """
+MERGE_RESEARCHERS: LiteralString = (
+    """
 UNWIND $merges AS m
 MATCH (l:Researcher {id: m.loser}), (s:Researcher {id: m.survivor})
 WITH l, s, COLLECT { MATCH (l)-[:COAUTHORED_WITH|SAME_NAME_AS]-(b:Researcher) RETURN b.id } AS touched
@@ -115,9 +119,12 @@ CALL (l, s) {
   SET r2 += properties(r)
   SET r2.sources = COLLECT { UNWIND srcs AS x RETURN DISTINCT x ORDER BY x }
 }
-""" + _FILL_SURVIVOR
+"""
+    + _FILL_SURVIVOR
+)
 
-MERGE_INSTITUTIONS: LiteralString = """
+MERGE_INSTITUTIONS: LiteralString = (
+    """
 UNWIND $merges AS m
 MATCH (l:Institution {id: m.loser}), (s:Institution {id: m.survivor})
 WITH l, s, COLLECT { MATCH (l)<-[:AFFILIATED_WITH|LISTED_AFFILIATION]-(a:Researcher) RETURN a.id } AS touched
@@ -140,7 +147,9 @@ CALL (l, s) {
   WITH r, r2, coalesce(r2.sources, []) + coalesce(r.sources, []) AS srcs
   SET r2.sources = COLLECT { UNWIND srcs AS x RETURN DISTINCT x ORDER BY x }
 }
-""" + _FILL_SURVIVOR
+"""
+    + _FILL_SURVIVOR
+)
 
 # --- renaming: a node gained a better key, so its id changes (the old id stays in aliases) ------
 # $renames = [{old, new}]; returns nothing.

@@ -18,42 +18,60 @@ SET r += CASE WHEN leads THEN row.props ELSE {} END,
 
 # $rows = [{start, end, source, sources, props}], one row per relationship (`source` the
 # highest-priority of `sources`, whose props these are); each returns nothing.
-WRITE_AUTHORED: LiteralString = """
+WRITE_AUTHORED: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (a:Researcher {id: row.start}), (p:Paper {id: row.end})
 MERGE (a)-[r:AUTHORED]->(p)
-""" + _SET_FROM_SOURCE
+"""
+    + _SET_FROM_SOURCE
+)
 
-WRITE_IN_CATEGORY: LiteralString = """
+WRITE_IN_CATEGORY: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (p:Paper {id: row.start}), (c:Category {id: row.end})
 MERGE (p)-[r:IN_CATEGORY]->(c)
-""" + _SET_FROM_SOURCE
+"""
+    + _SET_FROM_SOURCE
+)
 
-WRITE_REFERENCES: LiteralString = """
+WRITE_REFERENCES: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (p:Paper {id: row.start}), (f:Ref {key: row.end})
 MERGE (p)-[r:REFERENCES]->(f)
-""" + _SET_FROM_SOURCE
+"""
+    + _SET_FROM_SOURCE
+)
 
-WRITE_CATEGORY_PART_OF: LiteralString = """
+WRITE_CATEGORY_PART_OF: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (c:Category {id: row.start}), (p:Category {id: row.end})
 MERGE (c)-[r:PART_OF]->(p)
-""" + _SET_FROM_SOURCE
+"""
+    + _SET_FROM_SOURCE
+)
 
-WRITE_INSTITUTION_PART_OF: LiteralString = """
+WRITE_INSTITUTION_PART_OF: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (c:Institution {id: row.start}), (p:Institution {id: row.end})
 WITH c, p, row WHERE c <> p
 MERGE (c)-[r:PART_OF]->(p)
-""" + _SET_FROM_SOURCE
+"""
+    + _SET_FROM_SOURCE
+)
 
-WRITE_LISTED_AFFILIATION: LiteralString = """
+WRITE_LISTED_AFFILIATION: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (a:Researcher {id: row.start}), (i:Institution {id: row.end})
 MERGE (a)-[r:LISTED_AFFILIATION]->(i)
-""" + _SET_FROM_SOURCE
+"""
+    + _SET_FROM_SOURCE
+)
 
 # --- relationships with a node created in the same transaction --------------------------------
 # Such an end has no relationship yet, so CREATE (no MERGE check) gives what MERGE + _SET_FROM_SOURCE
@@ -63,42 +81,60 @@ _SET_NEW: LiteralString = """
 SET r += row.props, r.source = row.source, r.sources = [x IN $sources WHERE x IN row.sources]
 """
 
-CREATE_AUTHORED: LiteralString = """
+CREATE_AUTHORED: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (a:Researcher {id: row.start}), (p:Paper {id: row.end})
 CREATE (a)-[r:AUTHORED]->(p)
-""" + _SET_NEW
+"""
+    + _SET_NEW
+)
 
-CREATE_IN_CATEGORY: LiteralString = """
+CREATE_IN_CATEGORY: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (p:Paper {id: row.start}), (c:Category {id: row.end})
 CREATE (p)-[r:IN_CATEGORY]->(c)
-""" + _SET_NEW
+"""
+    + _SET_NEW
+)
 
-CREATE_REFERENCES: LiteralString = """
+CREATE_REFERENCES: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (p:Paper {id: row.start}), (f:Ref {key: row.end})
 CREATE (p)-[r:REFERENCES]->(f)
-""" + _SET_NEW
+"""
+    + _SET_NEW
+)
 
-CREATE_CATEGORY_PART_OF: LiteralString = """
+CREATE_CATEGORY_PART_OF: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (c:Category {id: row.start}), (p:Category {id: row.end})
 CREATE (c)-[r:PART_OF]->(p)
-""" + _SET_NEW
+"""
+    + _SET_NEW
+)
 
-CREATE_INSTITUTION_PART_OF: LiteralString = """
+CREATE_INSTITUTION_PART_OF: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (c:Institution {id: row.start}), (p:Institution {id: row.end})
 WITH c, p, row WHERE c <> p
 CREATE (c)-[r:PART_OF]->(p)
-""" + _SET_NEW
+"""
+    + _SET_NEW
+)
 
-CREATE_LISTED_AFFILIATION: LiteralString = """
+CREATE_LISTED_AFFILIATION: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (a:Researcher {id: row.start}), (i:Institution {id: row.end})
 CREATE (a)-[r:LISTED_AFFILIATION]->(i)
-""" + _SET_NEW
+"""
+    + _SET_NEW
+)
 
 # --- replacing what a newer record of a source says -------------------------------------------
 # $owners = [{id, sources: [{source, keep}]}], one row per owner node. Each drops every listed
@@ -115,37 +151,57 @@ WITH r, other, size(r.sources) = 0 AS orphan
 FOREACH (_ IN CASE WHEN orphan THEN [1] ELSE [] END | DELETE r)
 """
 
-RELEASE_AUTHORED: LiteralString = """
+RELEASE_AUTHORED: LiteralString = (
+    """
 UNWIND $owners AS o
 MATCH (:Paper {id: o.id})<-[r:AUTHORED]-(other:Researcher)
 WITH r, other, [s IN o.sources WHERE s.source IN coalesce(r.sources, []) AND NOT other.id IN s.keep
   | s.source] AS drop
-""" + _DROP_SOURCE + "RETURN DISTINCT other.id AS researcher"
+"""
+    + _DROP_SOURCE
+    + "RETURN DISTINCT other.id AS researcher"
+)
 
-RELEASE_IN_CATEGORY: LiteralString = """
+RELEASE_IN_CATEGORY: LiteralString = (
+    """
 UNWIND $owners AS o
 MATCH (:Paper {id: o.id})-[r:IN_CATEGORY]->(other:Category)
 WITH r, other, [s IN o.sources WHERE s.source IN coalesce(r.sources, []) AND NOT other.id IN s.keep
   | s.source] AS drop
-""" + _DROP_SOURCE + "RETURN count(*) AS released"
+"""
+    + _DROP_SOURCE
+    + "RETURN count(*) AS released"
+)
 
-RELEASE_REFERENCES: LiteralString = """
+RELEASE_REFERENCES: LiteralString = (
+    """
 UNWIND $owners AS o
 MATCH (:Paper {id: o.id})-[r:REFERENCES]->(other:Ref)
 WITH r, other, [s IN o.sources WHERE s.source IN coalesce(r.sources, []) AND NOT other.key IN s.keep
   | s.source] AS drop
-""" + _DROP_SOURCE + "RETURN count(*) AS released"
+"""
+    + _DROP_SOURCE
+    + "RETURN count(*) AS released"
+)
 
-RELEASE_LISTED_AFFILIATION: LiteralString = """
+RELEASE_LISTED_AFFILIATION: LiteralString = (
+    """
 UNWIND $owners AS o
 MATCH (other:Researcher {id: o.id})-[r:LISTED_AFFILIATION]->(i:Institution)
 WITH r, other, [s IN o.sources WHERE s.source IN coalesce(r.sources, []) AND NOT i.id IN s.keep
   | s.source] AS drop
-""" + _DROP_SOURCE + "RETURN DISTINCT other.id AS researcher"
+"""
+    + _DROP_SOURCE
+    + "RETURN DISTINCT other.id AS researcher"
+)
 
-RELEASE_INSTITUTION_PART_OF: LiteralString = """
+RELEASE_INSTITUTION_PART_OF: LiteralString = (
+    """
 UNWIND $owners AS o
 MATCH (:Institution {id: o.id})-[r:PART_OF]->(other:Institution)
 WITH r, other, [s IN o.sources WHERE s.source IN coalesce(r.sources, []) AND NOT other.id IN s.keep
   | s.source] AS drop
-""" + _DROP_SOURCE + "RETURN count(*) AS released"
+"""
+    + _DROP_SOURCE
+    + "RETURN count(*) AS released"
+)

@@ -41,7 +41,8 @@ ORDER BY paper_id, coalesce(a.rank, 999999), r.id
 CATEGORIES_OF_PAPERS: LiteralString = """
 UNWIND $ids AS pid
 MATCH (:Paper {id: pid})-[e:IN_CATEGORY]->(c:Category)
-RETURN pid AS paper_id, c {.id, .key, .name, .scheme, .level} AS category, coalesce(e.primary, false) AS primary, e.score AS score
+RETURN pid AS paper_id, c {.id, .key, .name, .scheme, .level} AS category,
+       coalesce(e.primary, false) AS primary, e.score AS score
 ORDER BY paper_id, primary DESC, coalesce(score, 0.0) DESC, c.key
 """
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import strawberry
 
-from schema.institution import Institution
+from weft.schema.institution import Institution
 
 
 @strawberry.type(description="A researcher's affiliation with an institution.")

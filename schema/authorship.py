@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 
-from schema.context import Info
-from schema.researcher import Researcher
+from weft.schema.context import Info
+from weft.schema.researcher import Researcher
 
 if TYPE_CHECKING:
-    from schema.institution import Institution
+    from weft.schema.institution import Institution
 
-InstitutionT = Annotated["Institution", strawberry.lazy("schema.institution")]
+InstitutionT = Annotated["Institution", strawberry.lazy("weft.schema.institution")]
 
 
 @strawberry.type(description="A researcher's authorship of one paper.")
@@ -40,7 +40,7 @@ class Authorship:
 
     @strawberry.field(description="Institutions this author stated on this paper.")
     async def affiliations(self, info: Info) -> list[InstitutionT]:
-        from schema.institution import Institution
+        from weft.schema.institution import Institution
 
         ids = list(self.props.get("institution_ids") or [])
         found = await info.context.data.institution.load_many(ids)

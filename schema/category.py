@@ -6,8 +6,8 @@ from typing import Any
 
 import strawberry
 
-from graph.lookup_ids import slugify
-from schema.common import Identity
+from weft.graph.identity.lookup import slugify
+from weft.schema.common import Identity
 
 
 @strawberry.type(description="A subject category a paper is filed under.")

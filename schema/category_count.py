@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from schema.category import Category
+from weft.schema.category import Category
 
 
 @strawberry.type(description="How many of a researcher's papers fall in one category.")

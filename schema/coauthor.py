@@ -6,7 +6,7 @@ from typing import Any
 
 import strawberry
 
-from schema.researcher import Researcher
+from weft.schema.researcher import Researcher
 
 
 @strawberry.type(description="A co-author and how much the two have published together.")

@@ -7,15 +7,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 import strawberry
 
 if TYPE_CHECKING:
-    from schema.institution import Institution
+    from weft.schema.institution import Institution
 
-InstitutionT = Annotated["Institution", strawberry.lazy("schema.institution")]
+InstitutionT = Annotated["Institution", strawberry.lazy("weft.schema.institution")]
 
 
 @strawberry.type(description="An institution collaborating with another through co-authoring researchers.")
 class CollaboratingInstitution:
     institution: InstitutionT = strawberry.field(description="The collaborating institution.")
-    weight: int = strawberry.field(description="Sum of co-authorship weights between the two institutions' researchers.")
+    weight: int = strawberry.field(
+        description="Sum of co-authorship weights between the two institutions' researchers."
+    )
     researchers: int = strawberry.field(description="How many of its researchers co-author with this institution's.")
 
     @classmethod
@@ -29,6 +31,6 @@ class CollaboratingInstitution:
 
 
 def _institution(props: dict[str, Any]) -> Institution:
-    from schema.institution import Institution
+    from weft.schema.institution import Institution
 
     return Institution.from_record(props)

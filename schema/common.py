@@ -6,22 +6,10 @@ from typing import Generic, TypeVar
 
 import strawberry
 
-from schema.paging import Window, encode_cursor
+from weft.graph.sources import SOURCE_KEYS, record_url
+from weft.schema.paging import Window, encode_cursor
 
 NodeT = TypeVar("NodeT")
-
-SOURCES = ("openalex", "s2", "arxiv")
-SOURCE_URLS = {
-    ("Paper", "openalex"): "https://openalex.org/{}",
-    ("Paper", "s2"): "https://www.semanticscholar.org/paper/{}",
-    ("Paper", "arxiv"): "https://arxiv.org/abs/{}",
-    ("Paper", "doi"): "https://doi.org/{}",
-    ("Researcher", "openalex"): "https://openalex.org/{}",
-    ("Researcher", "s2"): "https://www.semanticscholar.org/author/{}",
-    ("Researcher", "orcid"): "https://orcid.org/{}",
-    ("Institution", "openalex"): "https://openalex.org/{}",
-    ("Institution", "ror"): "https://ror.org/{}",
-}
 
 
 @strawberry.type(description="Relay page information.")
@@ -68,7 +56,9 @@ class SourceCount:
 
 @strawberry.type(description="A node's id at one source, with a link there.")
 class Identity:
-    source: str = strawberry.field(description="The source or registry: `openalex`, `s2`, `orcid`, `ror`, `doi`, `arxiv`.")
+    source: str = strawberry.field(
+        description="The source or registry: `openalex`, `s2`, `orcid`, `ror`, `doi`, `arxiv`."
+    )
     id: str = strawberry.field(description="The id at that source.")
     url: str | None = strawberry.field(description="The node's page at that source.")
 
@@ -77,7 +67,7 @@ def source_counts(props: dict, prefix: str) -> list[SourceCount]:
     """`[SourceCount]` from properties `<prefix>_<source>` that are set, e.g. `works_count_openalex`."""
     return [
         SourceCount(source=source, value=int(props[f"{prefix}_{source}"]))
-        for source in SOURCES
+        for source in SOURCE_KEYS
         if props.get(f"{prefix}_{source}") is not None
     ]
 
@@ -88,6 +78,5 @@ def identities(label: str, pairs: list[tuple[str, object]]) -> list[Identity]:
     for source, value in pairs:
         if value is None or value == "":
             continue
-        template = SOURCE_URLS.get((label, source))
-        out.append(Identity(source=source, id=str(value), url=template.format(value) if template else None))
+        out.append(Identity(source=source, id=str(value), url=record_url(label, source, str(value))))
     return out

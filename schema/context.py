@@ -11,9 +11,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from strawberry.types import Info as StrawberryInfo
 
-from graph.reads.reader import GraphReader
-from graph.settings import Settings
-from schema.loaders import Loaders
+from weft.graph.reads.reader import GraphReader
+from weft.graph.settings import Settings
+from weft.schema.dataloaders import Loaders
 
 
 @dataclass

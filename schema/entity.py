@@ -6,7 +6,7 @@ from typing import Any
 
 import strawberry
 
-from graph.lookup_ids import slugify
+from weft.graph.identity.lookup import slugify
 
 
 @strawberry.interface(description="A node with a page of its own: a paper, a researcher or an institution.")
@@ -25,6 +25,8 @@ class Entity:
         words = slugify(self.slug_text())
         return f"{self.id}-{words}" if words else self.id
 
-    @strawberry.field(description="This node's path on the site: `/papers/<slug>`, `/researchers/<slug>` or `/institutions/<slug>`.")
+    @strawberry.field(
+        description="This node's path on the site: `/papers/<slug>`, `/researchers/<slug>` or `/institutions/<slug>`."
+    )
     def canonical_url(self) -> str:
         return f"/{self.site_section}/{self.slug()}"

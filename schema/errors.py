@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from graphql import GraphQLError, GraphQLSyntaxError
 from strawberry.extensions import SchemaExtension
 
-from graph.errors import InvalidInput, WeftError
+from weft.graph.errors import InvalidInput, WeftError
 
 log = logging.getLogger("weft.api")
 

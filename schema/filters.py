@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from graph.errors import InvalidInput
-from graph.reads.institutions import family, find_institution
-from graph.reads.researchers import find_researcher
-from schema.context import Info
+from weft.graph.errors import InvalidInput
+from weft.graph.reads.institutions import family, find_institution
+from weft.graph.reads.researchers import find_researcher
+from weft.schema.context import Info
 
 
 async def category_ids(info: Info, raw: str | None, argument: str = "category") -> list[str] | None:

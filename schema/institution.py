@@ -6,15 +6,15 @@ from typing import Annotated, Any
 
 import strawberry
 
-from schema.collaborating_institution import CollaboratingInstitution
-from schema.common import Connection, Identity, identities
-from schema.context import Info
-from schema.entity import Entity
-from schema.enums import PaperSort
-from schema.filters import category_ids
-from schema.paging import check_range, window
-from schema.paper import Paper
-from schema.roster_entry import RosterEntry
+from weft.schema.collaborating_institution import CollaboratingInstitution
+from weft.schema.common import Connection, Identity, identities
+from weft.schema.context import Info
+from weft.schema.entity import Entity
+from weft.schema.enums import PaperSort
+from weft.schema.filters import category_ids
+from weft.schema.paging import check_range, window
+from weft.schema.paper import Paper
+from weft.schema.roster_entry import RosterEntry
 
 
 @strawberry.type(description="A university, company, hospital or other organisation researchers state on papers.")
@@ -27,7 +27,9 @@ class Institution(Entity):
     @classmethod
     def from_record(cls, props: dict[str, Any]) -> Institution:
         """From an Institution node's properties (an `i {.*}` map)."""
-        return cls(props=props, id=props["id"], name=props.get("name"), ror=props.get("ror"), country=props.get("country"))
+        return cls(
+            props=props, id=props["id"], name=props.get("name"), ror=props.get("ror"), country=props.get("country")
+        )
 
     def slug_text(self) -> str | None:
         return self.name
@@ -82,9 +84,15 @@ class Institution(Entity):
         info: Info,
         first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 50,
         after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
-        year_from: Annotated[int | None, strawberry.argument(description="Only affiliations (and papers) from this year on.")] = None,
-        year_to: Annotated[int | None, strawberry.argument(description="Only affiliations (and papers) up to this year.")] = None,
-        include_children: Annotated[bool, strawberry.argument(description="Roll up institutions that are part of this one.")] = False,
+        year_from: Annotated[
+            int | None, strawberry.argument(description="Only affiliations (and papers) from this year on.")
+        ] = None,
+        year_to: Annotated[
+            int | None, strawberry.argument(description="Only affiliations (and papers) up to this year.")
+        ] = None,
+        include_children: Annotated[
+            bool, strawberry.argument(description="Roll up institutions that are part of this one.")
+        ] = False,
     ) -> Connection[RosterEntry]:
         page = window(first, after, 50)
         ids = await self._family(info, include_children)
@@ -98,16 +106,27 @@ class Institution(Entity):
         first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 24,
         after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
         sort: Annotated[PaperSort, strawberry.argument(description="Order of the papers.")] = PaperSort.NEWEST,
-        category: Annotated[str | None, strawberry.argument(description="Only papers in this category (id, key or name).")] = None,
+        category: Annotated[
+            str | None, strawberry.argument(description="Only papers in this category (id, key or name).")
+        ] = None,
         year_from: Annotated[int | None, strawberry.argument(description="Only papers from this year on.")] = None,
         year_to: Annotated[int | None, strawberry.argument(description="Only papers up to this year.")] = None,
-        include_children: Annotated[bool, strawberry.argument(description="Include institutions part of this one.")] = False,
+        include_children: Annotated[
+            bool, strawberry.argument(description="Include institutions part of this one.")
+        ] = False,
     ) -> Connection[Paper]:
         page = window(first, after, 24)
         ids = await self._family(info, include_children)
         categories = await category_ids(info, category)
-        key = (ids, tuple(categories) if categories is not None else None, year_from, year_to, sort.value,
-               page.skip, page.limit)
+        key = (
+            ids,
+            tuple(categories) if categories is not None else None,
+            year_from,
+            year_to,
+            sort.value,
+            page.skip,
+            page.limit,
+        )
         found = await info.context.data.institution_papers.load(key)
         return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)
 
@@ -121,7 +140,9 @@ class Institution(Entity):
         found = await info.context.data.institution_papers.load(((self.id,), None, None, None, "MOST_CITED", 0, first))
         return [Paper.from_record(r) for r in found.rows]
 
-    @strawberry.field(description="Institutions whose researchers co-author with this one's, by summed co-authorship weight.")
+    @strawberry.field(
+        description="Institutions whose researchers co-author with this one's, by summed co-authorship weight."
+    )
     async def collaborators(
         self,
         info: Info,

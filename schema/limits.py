@@ -36,7 +36,7 @@ from strawberry.extensions import (
     SchemaExtension,
 )
 
-from schema.paging import MAX_FIRST
+from weft.schema.paging import MAX_FIRST
 
 MAX_DEPTH = 10
 MAX_ALIASES = 30
@@ -125,7 +125,8 @@ class CostLimitRule(ValidationRule):
                 if spent > MAX_COST:
                     context.report_error(
                         GraphQLError(
-                            f"Query cost {spent} exceeds the budget of {MAX_COST}; ask for fewer items (`first`) or less nesting.",
+                            f"Query cost {spent} exceeds the budget of {MAX_COST}; "
+                            "ask for fewer items (`first`) or less nesting.",
                             definition,
                             extensions={"code": "TOO_COMPLEX", "cost": spent, "budget": MAX_COST},
                         )

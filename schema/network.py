@@ -8,10 +8,10 @@ from enum import Enum
 import strawberry
 from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
 
-from graph.network import Network
-from schema.network_edge import NetworkEdge
-from schema.network_node import NetworkNode
-from schema.network_stats import NetworkStats
+from weft.graph.network import Network
+from weft.schema.network_edge import NetworkEdge
+from weft.schema.network_node import NetworkNode
+from weft.schema.network_stats import NetworkStats
 
 FIELD_ANALYTICS = {
     "community": "communities",

@@ -12,9 +12,7 @@ import strawberry
 class NetworkEdge:
     source: str = strawberry.field(description="Id of one end (the smaller id).")
     target: str = strawberry.field(description="Id of the other end.")
-    weight: int = strawberry.field(
-        description="Shared papers (within yearFrom..yearTo when a window is given)."
-    )
+    weight: int = strawberry.field(description="Shared papers (within yearFrom..yearTo when a window is given).")
     first_year: int | None = strawberry.field(description="Year of the first shared paper (in the window).")
     last_year: int | None = strawberry.field(description="Year of the last shared paper (in the window).")
 

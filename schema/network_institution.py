@@ -7,9 +7,9 @@ from typing import Any
 
 import strawberry
 
-from graph.network import Network
-from schema.network_edge import NetworkEdge
-from schema.network_stats import NetworkStats
+from weft.graph.network import Network
+from weft.schema.network_edge import NetworkEdge
+from weft.schema.network_stats import NetworkStats
 
 
 @strawberry.type(description="An institution in an institution network.")

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 
-from graph.network import Network
-from schema.context import Info
+from weft.graph.network import Network
+from weft.schema.context import Info
 
 if TYPE_CHECKING:
-    from schema.researcher import Researcher
+    from weft.schema.researcher import Researcher
 
-ResearcherT = Annotated["Researcher", strawberry.lazy("schema.researcher")]
+ResearcherT = Annotated["Researcher", strawberry.lazy("weft.schema.researcher")]
 
 
 @strawberry.type(
@@ -31,7 +31,7 @@ class NetworkNode:
 
     @strawberry.field(description="The researcher's full profile (batched: one read for all nodes).")
     async def researcher(self, info: Info) -> ResearcherT | None:
-        from schema.researcher import Researcher
+        from weft.schema.researcher import Researcher
 
         props = await info.context.data.researcher.load(self.id)
         return Researcher.from_record(props) if props else None

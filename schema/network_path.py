@@ -7,7 +7,7 @@ from typing import Any
 
 import strawberry
 
-from graph.network_paths import PathResult
+from weft.graph.network_paths import PathResult
 
 
 @strawberry.type(description="A researcher on a path.")

@@ -8,13 +8,13 @@ from typing import Annotated
 import strawberry
 from strawberry.types import Info
 
-from graph.network import NetworkParams, researcher_network
-from graph.network_institutions import institution_network
-from graph.network_paths import collaboration_paths
-from schema.context import Context
-from schema.network import RankBy, ResearcherNetwork, analytics_wanted
-from schema.network_institution import InstitutionNetwork
-from schema.network_path import CollaborationPathResult
+from weft.graph.network import NetworkParams, researcher_network
+from weft.graph.network_institutions import institution_network
+from weft.graph.network_paths import collaboration_paths
+from weft.schema.context import Context
+from weft.schema.network import RankBy, ResearcherNetwork, analytics_wanted
+from weft.schema.network_institution import InstitutionNetwork
+from weft.schema.network_path import CollaborationPathResult
 
 
 @strawberry.type

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from graph.analytics.structure import NetworkSummary
+from weft.graph.analytics.structure import NetworkSummary
 
 
 @strawberry.type(description="Summary statistics of the returned network (its nodes and edges).")

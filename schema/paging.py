@@ -6,7 +6,7 @@ import base64
 import binascii
 from dataclasses import dataclass
 
-from graph.errors import InvalidInput
+from weft.graph.errors import InvalidInput
 
 MAX_FIRST = 100
 _CURSOR_PREFIX = "weft:v1:"
@@ -27,9 +27,9 @@ def decode_cursor(cursor: str, argument: str = "after") -> int:
         text = base64.urlsafe_b64decode(cursor.encode("ascii")).decode("utf-8")
     except (binascii.Error, UnicodeError, ValueError) as exc:
         raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument) from exc
-    if not text.startswith(_CURSOR_PREFIX) or not text[len(_CURSOR_PREFIX):].isdigit():
+    if not text.startswith(_CURSOR_PREFIX) or not text[len(_CURSOR_PREFIX) :].isdigit():
         raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument)
-    return int(text[len(_CURSOR_PREFIX):])
+    return int(text[len(_CURSOR_PREFIX) :])
 
 
 @dataclass(frozen=True)

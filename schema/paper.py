@@ -6,14 +6,14 @@ from typing import Annotated, Any
 
 import strawberry
 
-from schema.authorship import Authorship
-from schema.common import Connection, Identity, SourceCount, identities, source_counts
-from schema.context import Info
-from schema.entity import Entity
-from schema.enums import PaperSort
-from schema.paging import window
-from schema.paper_category import PaperCategory
-from schema.paper_version import PaperVersion
+from weft.schema.authorship import Authorship
+from weft.schema.common import Connection, Identity, SourceCount, identities, source_counts
+from weft.schema.context import Info
+from weft.schema.entity import Entity
+from weft.schema.enums import PaperSort
+from weft.schema.paging import window
+from weft.schema.paper_category import PaperCategory
+from weft.schema.paper_version import PaperVersion
 
 
 @strawberry.type(description="A scholarly work (one node per real paper, whatever source described it).")
@@ -23,7 +23,8 @@ class Paper(Entity):
     year: int | None = strawberry.field(description="Publication year.")
     publication_date: str | None = strawberry.field(description="Publication date (ISO `YYYY-MM-DD`).")
     cited_by_count: int | None = strawberry.field(
-        description="Citation count shown by default (OpenAlex's where known, else Semantic Scholar's); see `citedByCountSources` for each source's."
+        description="Citation count shown by default (OpenAlex's where known, else Semantic Scholar's); "
+        "see `citedByCountSources` for each source's."
     )
     doi: str | None = strawberry.field(description="DOI, bare and lowercase.")
 
@@ -103,7 +104,9 @@ class Paper(Entity):
     def is_authors_truncated(self) -> bool:
         return bool(self.props.get("is_authors_truncated"))
 
-    @strawberry.field(description="Authors in author-list order, with position, rank and the affiliations stated on this paper.")
+    @strawberry.field(
+        description="Authors in author-list order, with position, rank and the affiliations stated on this paper."
+    )
     async def authors(self, info: Info) -> list[Authorship]:
         rows = await info.context.data.authorships.load(self.id)
         return [Authorship.from_record(r) for r in rows]
@@ -112,7 +115,9 @@ class Paper(Entity):
     async def categories(
         self,
         info: Info,
-        scheme: Annotated[str | None, strawberry.argument(description="Only this scheme (e.g. `topic`, `field`, `arxiv`).")] = None,
+        scheme: Annotated[
+            str | None, strawberry.argument(description="Only this scheme (e.g. `topic`, `field`, `arxiv`).")
+        ] = None,
     ) -> list[PaperCategory]:
         rows = await info.context.data.categories.load(self.id)
         return [PaperCategory.from_record(r) for r in rows if scheme is None or r["category"].get("scheme") == scheme]
@@ -123,7 +128,9 @@ class Paper(Entity):
         info: Info,
         first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 20,
         after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
-        sort: Annotated[PaperSort, strawberry.argument(description="Order of the citing papers.")] = PaperSort.MOST_CITED,
+        sort: Annotated[
+            PaperSort, strawberry.argument(description="Order of the citing papers.")
+        ] = PaperSort.MOST_CITED,
     ) -> Connection[Paper]:
         page = window(first, after, 20)
         found = await info.context.data.cited_by.load((self.id, sort.value, page.skip, page.limit))

@@ -6,7 +6,7 @@ from typing import Any
 
 import strawberry
 
-from schema.category import Category
+from weft.schema.category import Category
 
 
 @strawberry.type(description="A category as assigned to one paper.")

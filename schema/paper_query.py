@@ -6,18 +6,18 @@ from typing import Annotated
 
 import strawberry
 
-from graph.reads import institutions, papers, researchers, search
-from graph.reads.papers import PaperFilter
-from schema.common import Connection
-from schema.context import Info
-from schema.enums import PaperSort, SearchType
-from schema.filters import category_ids, institution_ids, researcher_id
-from schema.institution import Institution
-from schema.paging import check_range, window
-from schema.paper import Paper
-from schema.researcher import Researcher
-from schema.search import SearchHit
-from schema.suggestion import Suggestion
+from weft.graph.reads import institutions, papers, researchers, search
+from weft.graph.reads.papers import PaperFilter
+from weft.schema.common import Connection
+from weft.schema.context import Info
+from weft.schema.enums import PaperSort, SearchType
+from weft.schema.filters import category_ids, institution_ids, researcher_id
+from weft.schema.institution import Institution
+from weft.schema.paging import check_range, window
+from weft.schema.paper import Paper
+from weft.schema.researcher import Researcher
+from weft.schema.search import SearchHit
+from weft.schema.suggestion import Suggestion
 
 ALL_TYPES = [SearchType.PAPER, SearchType.RESEARCHER, SearchType.INSTITUTION]
 
@@ -28,8 +28,12 @@ class PaperFilterInput:
     year_from: int | None = strawberry.field(default=None, description="Published in this year or later.")
     year_to: int | None = strawberry.field(default=None, description="Published in this year or earlier.")
     researcher: str | None = strawberry.field(default=None, description="Authored by this researcher (any id form).")
-    institution: str | None = strawberry.field(default=None, description="An author stated this institution (any id form or name).")
-    min_citations: int | None = strawberry.field(default=None, description="At least this many citations (`citedByCount`).")
+    institution: str | None = strawberry.field(
+        default=None, description="An author stated this institution (any id form or name)."
+    )
+    min_citations: int | None = strawberry.field(
+        default=None, description="At least this many citations (`citedByCount`)."
+    )
 
 
 async def _filter(
@@ -63,7 +67,9 @@ class PaperQuery:
         description="A paper by internal id or slug, DOI (bare, `doi:` or URL), arXiv id (any form), "
         "OpenAlex W id (short or URL), Semantic Scholar paperId or `CorpusId:N`; null when unknown."
     )
-    async def paper(self, info: Info, id: Annotated[str, strawberry.argument(description="Any accepted paper id.")]) -> Paper | None:
+    async def paper(
+        self, info: Info, id: Annotated[str, strawberry.argument(description="Any accepted paper id.")]
+    ) -> Paper | None:
         found = await papers.find_paper(info.context.reader, id)
         return Paper.from_record(found) if found else None
 
@@ -83,7 +89,9 @@ class PaperQuery:
         "candidates when a name is ambiguous."
     )
     async def institution(
-        self, info: Info, id: Annotated[str, strawberry.argument(description="Any accepted institution id or exact name.")]
+        self,
+        info: Info,
+        id: Annotated[str, strawberry.argument(description="Any accepted institution id or exact name.")],
     ) -> Institution | None:
         found = await institutions.find_institution(info.context.reader, id)
         return Institution.from_record(found) if found else None
@@ -95,7 +103,9 @@ class PaperQuery:
         category: Annotated[str | None, strawberry.argument(description="Category id, key or name.")] = None,
         year_from: Annotated[int | None, strawberry.argument(description="Published in this year or later.")] = None,
         year_to: Annotated[int | None, strawberry.argument(description="Published in this year or earlier.")] = None,
-        institution: Annotated[str | None, strawberry.argument(description="Institution (any id form or name).")] = None,
+        institution: Annotated[
+            str | None, strawberry.argument(description="Institution (any id form or name).")
+        ] = None,
         researcher: Annotated[str | None, strawberry.argument(description="Researcher (any id form).")] = None,
         first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 20,
         after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
@@ -122,12 +132,16 @@ class PaperQuery:
         found = await papers.paper_page(info.context.reader, where, sort.value, page.skip, page.limit)
         return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)
 
-    @strawberry.field(description="Full-text search over paper titles/abstracts and researcher/institution names, best first.")
+    @strawberry.field(
+        description="Full-text search over paper titles/abstracts and researcher/institution names, best first."
+    )
     async def search(
         self,
         info: Info,
         query: Annotated[str, strawberry.argument(description="Words to look for (Lucene syntax is treated as text).")],
-        types: Annotated[list[SearchType] | None, strawberry.argument(description="Kinds of node to search; all when omitted.")] = None,
+        types: Annotated[
+            list[SearchType] | None, strawberry.argument(description="Kinds of node to search; all when omitted.")
+        ] = None,
         first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 20,
         after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
     ) -> Connection[SearchHit]:
@@ -141,7 +155,9 @@ class PaperQuery:
         self,
         info: Info,
         prefix: Annotated[str, strawberry.argument(description="What the user has typed so far.")],
-        types: Annotated[list[SearchType] | None, strawberry.argument(description="Kinds of node to complete; all when omitted.")] = None,
+        types: Annotated[
+            list[SearchType] | None, strawberry.argument(description="Kinds of node to complete; all when omitted.")
+        ] = None,
         first: Annotated[int, strawberry.argument(description="How many, at most 100.")] = 10,
     ) -> list[Suggestion]:
         check_range("first", first, 0, 100)

@@ -6,28 +6,30 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 
-from schema.author_positions import AuthorPositions
-from schema.category_count import CategoryCount
-from schema.common import Connection, Identity, SourceCount, identities, source_counts
-from schema.context import Info
-from schema.entity import Entity
-from schema.enums import CoauthorSort, PaperSort
-from schema.filters import category_ids
-from schema.paging import check_range, window
+from weft.schema.author_positions import AuthorPositions
+from weft.schema.category_count import CategoryCount
+from weft.schema.common import Connection, Identity, SourceCount, identities, source_counts
+from weft.schema.context import Info
+from weft.schema.entity import Entity
+from weft.schema.enums import CoauthorSort, PaperSort
+from weft.schema.filters import category_ids
+from weft.schema.paging import check_range, window
 
 if TYPE_CHECKING:
-    from schema.affiliation import Affiliation
-    from schema.coauthor import Coauthor
-    from schema.paper import Paper
-    from schema.same_name import SameNameResearcher
+    from weft.schema.affiliation import Affiliation
+    from weft.schema.coauthor import Coauthor
+    from weft.schema.paper import Paper
+    from weft.schema.same_name import SameNameResearcher
 
-PaperT = Annotated["Paper", strawberry.lazy("schema.paper")]
-CoauthorT = Annotated["Coauthor", strawberry.lazy("schema.coauthor")]
-AffiliationT = Annotated["Affiliation", strawberry.lazy("schema.affiliation")]
-SameNameT = Annotated["SameNameResearcher", strawberry.lazy("schema.same_name")]
+PaperT = Annotated["Paper", strawberry.lazy("weft.schema.paper")]
+CoauthorT = Annotated["Coauthor", strawberry.lazy("weft.schema.coauthor")]
+AffiliationT = Annotated["Affiliation", strawberry.lazy("weft.schema.affiliation")]
+SameNameT = Annotated["SameNameResearcher", strawberry.lazy("weft.schema.same_name")]
 
 
-@strawberry.type(description="A person who authored papers in the graph (one node per real person, whatever source named them).")
+@strawberry.type(
+    description="A person who authored papers in the graph (one node per real person, whatever source named them)."
+)
 class Researcher(Entity):
     site_section = "researchers"
     name: str | None = strawberry.field(description="Display name.")
@@ -48,15 +50,23 @@ class Researcher(Entity):
     def orcid(self) -> str | None:
         return self.props.get("orcid")
 
-    @strawberry.field(description="False for junk author records whose name is not a person's (e.g. 'Machine Learning').")
+    @strawberry.field(
+        description="False for junk author records whose name is not a person's (e.g. 'Machine Learning')."
+    )
     def is_person(self) -> bool:
         return self.props.get("is_person") is not False
 
-    @strawberry.field(description="Weighted PageRank over the whole co-authorship graph, stored by `weft analytics`; null before it runs.")
+    @strawberry.field(
+        description="Weighted PageRank over the whole co-authorship graph, stored by `weft analytics`; "
+        "null before it runs."
+    )
     def page_rank(self) -> float | None:
         return self.props.get("page_rank")
 
-    @strawberry.field(description="Louvain community over the whole co-authorship graph (seeded), stored by `weft analytics`; null before it runs.")
+    @strawberry.field(
+        description="Louvain community over the whole co-authorship graph (seeded), stored by `weft analytics`; "
+        "null before it runs."
+    )
     def community(self) -> int | None:
         return self.props.get("community")
 
@@ -67,7 +77,9 @@ class Researcher(Entity):
     @strawberry.field(description="Each source's id for this researcher with a link to its page there.")
     def identities(self) -> list[Identity]:
         p = self.props
-        return identities("Researcher", [("openalex", p.get("openalex_id")), ("s2", p.get("s2_id")), ("orcid", p.get("orcid"))])
+        return identities(
+            "Researcher", [("openalex", p.get("openalex_id")), ("s2", p.get("s2_id")), ("orcid", p.get("orcid"))]
+        )
 
     async def _stats(self, info: Info) -> dict[str, Any]:
         if "paper_count" in self.props and "h_index" in self.props:
@@ -91,7 +103,9 @@ class Researcher(Entity):
     async def i10_index(self, info: Info) -> int:
         return int((await self._stats(info))["i10_index"])
 
-    @strawberry.field(description="Works count as each source reports it (the source's whole record, not just this graph).")
+    @strawberry.field(
+        description="Works count as each source reports it (the source's whole record, not just this graph)."
+    )
     def works_count(self) -> list[SourceCount]:
         return source_counts(self.props, "works_count")
 
@@ -102,7 +116,11 @@ class Researcher(Entity):
     @strawberry.field(description="First, middle and last authorships over papers whose author list is complete.")
     async def author_positions(self, info: Info) -> AuthorPositions:
         row = await info.context.data.author_positions.load(self.id) or {
-            "first": 0, "middle": 0, "last": 0, "matched_papers": 0}
+            "first": 0,
+            "middle": 0,
+            "last": 0,
+            "matched_papers": 0,
+        }
         return AuthorPositions(
             first=row["first"], middle=row["middle"], last=row["last"], matched_papers=row["matched_papers"]
         )
@@ -111,10 +129,12 @@ class Researcher(Entity):
     async def fields(
         self,
         info: Info,
-        scheme: Annotated[str, strawberry.argument(description="Category scheme: field, subfield, topic, domain, arxiv, concept.")] = "field",
+        scheme: Annotated[
+            str, strawberry.argument(description="Category scheme: field, subfield, topic, domain, arxiv, concept.")
+        ] = "field",
         first: Annotated[int, strawberry.argument(description="At most this many (0..100).")] = 10,
     ) -> list[CategoryCount]:
-        from schema.category import Category
+        from weft.schema.category import Category
 
         check_range("first", first, 0, 100)
         rows = await info.context.data.fields.load((self.id, scheme, first))
@@ -122,21 +142,23 @@ class Researcher(Entity):
 
     @strawberry.field(description="This researcher's most cited paper in this graph.")
     async def most_cited_paper(self, info: Info) -> PaperT | None:
-        from schema.paper import Paper
+        from weft.schema.paper import Paper
 
         found = await info.context.data.most_cited_paper.load(self.id)
         return Paper.from_record(found) if found else None
 
     @strawberry.field(description="Researcher records with the same normalised name, with the evidence linking them.")
     async def same_name(self, info: Info) -> list[SameNameT]:
-        from schema.same_name import SameNameResearcher
+        from weft.schema.same_name import SameNameResearcher
 
         rows = await info.context.data.same_name.load(self.id)
-        return [SameNameResearcher(researcher=Researcher.from_record(r["researcher"]), evidence=r["evidence"]) for r in rows]
+        return [
+            SameNameResearcher(researcher=Researcher.from_record(r["researcher"]), evidence=r["evidence"]) for r in rows
+        ]
 
     @strawberry.field(description="Institutions this researcher is affiliated with, most recent first.")
     async def institutions(self, info: Info) -> list[AffiliationT]:
-        from schema.affiliation import Affiliation
+        from weft.schema.affiliation import Affiliation
 
         rows = await info.context.data.affiliations.load(self.id)
         return [Affiliation.from_record(r) for r in rows]
@@ -148,16 +170,25 @@ class Researcher(Entity):
         first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 24,
         after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
         sort: Annotated[PaperSort, strawberry.argument(description="Order of the papers.")] = PaperSort.NEWEST,
-        category: Annotated[str | None, strawberry.argument(description="Only papers in this category (id, key or name).")] = None,
+        category: Annotated[
+            str | None, strawberry.argument(description="Only papers in this category (id, key or name).")
+        ] = None,
         year_from: Annotated[int | None, strawberry.argument(description="Only papers from this year on.")] = None,
         year_to: Annotated[int | None, strawberry.argument(description="Only papers up to this year.")] = None,
     ) -> Connection[PaperT]:
-        from schema.paper import Paper
+        from weft.schema.paper import Paper
 
         page = window(first, after, 24)
         categories = await category_ids(info, category)
-        key = (self.id, tuple(categories) if categories is not None else None, year_from, year_to, sort.value,
-               page.skip, page.limit)
+        key = (
+            self.id,
+            tuple(categories) if categories is not None else None,
+            year_from,
+            year_to,
+            sort.value,
+            page.skip,
+            page.limit,
+        )
         found = await info.context.data.researcher_papers.load(key)
         return Connection.build([Paper.from_record(r) for r in found.rows], found.total, page)
 
@@ -167,10 +198,14 @@ class Researcher(Entity):
         info: Info,
         first: Annotated[int, strawberry.argument(description="Page size, at most 100.")] = 20,
         after: Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")] = None,
-        min_weight: Annotated[int, strawberry.argument(description="Only co-authors sharing at least this many papers.")] = 1,
-        sort: Annotated[CoauthorSort, strawberry.argument(description="Order of the co-authors.")] = CoauthorSort.WEIGHT,
+        min_weight: Annotated[
+            int, strawberry.argument(description="Only co-authors sharing at least this many papers.")
+        ] = 1,
+        sort: Annotated[
+            CoauthorSort, strawberry.argument(description="Order of the co-authors.")
+        ] = CoauthorSort.WEIGHT,
     ) -> Connection[CoauthorT]:
-        from schema.coauthor import Coauthor
+        from weft.schema.coauthor import Coauthor
 
         page = window(first, after, 20)
         check_range("minWeight", min_weight, 1, 1_000_000)

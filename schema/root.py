@@ -6,10 +6,10 @@ import strawberry
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
-from schema.errors import CodedErrors, log_errors
-from schema.limits import limit_extensions
-from schema.network_query import NetworkQuery
-from schema.paper_query import PaperQuery
+from weft.schema.errors import CodedErrors, log_errors
+from weft.schema.limits import limit_extensions
+from weft.schema.network_query import NetworkQuery
+from weft.schema.paper_query import PaperQuery
 
 
 @strawberry.type(description="Papers, researchers, institutions, rankings, search and collaboration networks.")

@@ -6,7 +6,7 @@ from typing import Any
 
 import strawberry
 
-from schema.researcher import Researcher
+from weft.schema.researcher import Researcher
 
 
 @strawberry.type(description="A researcher on an institution's roster.")

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import strawberry
 
-from schema.context import Info
-from schema.researcher import Researcher
+from weft.schema.context import Info
+from weft.schema.researcher import Researcher
 
 
 @strawberry.type(description="Another researcher with the same normalised name, possibly the same person.")
 class SameNameResearcher:
     researcher: Researcher = strawberry.field(description="The other researcher record.")
-    evidence: list[str] = strawberry.field(description="Why they may be one person (shared co-authors, institutions, years).")
+    evidence: list[str] = strawberry.field(
+        description="Why they may be one person (shared co-authors, institutions, years)."
+    )
 
     @strawberry.field(description="The other record's papers in this graph.")
     async def paper_count(self, info: Info) -> int:

@@ -6,12 +6,14 @@ from typing import Annotated, Any
 
 import strawberry
 
-from schema.enums import SearchType
-from schema.institution import Institution
-from schema.paper import Paper
-from schema.researcher import Researcher
+from weft.schema.enums import SearchType
+from weft.schema.institution import Institution
+from weft.schema.paper import Paper
+from weft.schema.researcher import Researcher
 
-SearchNode = Annotated[Paper | Researcher | Institution, strawberry.union("SearchNode", description="What a search hit is.")]
+SearchNode = Annotated[
+    Paper | Researcher | Institution, strawberry.union("SearchNode", description="What a search hit is.")
+]
 
 _TYPES = {"PAPER": Paper, "RESEARCHER": Researcher, "INSTITUTION": Institution}
 

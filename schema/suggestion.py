@@ -6,7 +6,7 @@ from typing import Any
 
 import strawberry
 
-from schema.enums import SearchType
+from weft.schema.enums import SearchType
 
 
 @strawberry.type(description="A completion for what a user has typed so far.")

@@ -23,11 +23,11 @@ from strawberry.http import GraphQLHTTPResponse
 from strawberry.types import ExecutionResult
 from strawberry.types.unset import UNSET
 
-from graph.driver import open_async_driver
-from graph.settings import Settings, load_settings
-from schema.context import Context
-from schema.root import build_schema
-from server import network_routes
+from weft.graph.driver import open_async_driver
+from weft.graph.settings import Settings, load_settings
+from weft.schema.context import Context
+from weft.schema.root import build_schema
+from weft.server import network_routes
 
 log = logging.getLogger("weft.server")
 # Unknown-label warnings on an empty or partly loaded graph are not worth a log line per query.

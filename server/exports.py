@@ -7,8 +7,8 @@ from typing import Any
 
 import networkx as nx
 
-from graph.network import Network
-from graph.nx_bridge import without_nulls
+from weft.graph.network import Network
+from weft.graph.nx_bridge import without_nulls
 
 FORMATS = {
     "graphml": "application/graphml+xml",

@@ -9,13 +9,19 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from graph.errors import InvalidInput, WeftError
-from graph.network import NetworkParams, researcher_network
-from graph.reads.reader import GraphReader
-from server import exports
-from server.pages import STATIC, network_page
+from weft.graph.errors import InvalidInput, WeftError
+from weft.graph.network import NetworkParams, researcher_network
+from weft.graph.reads.reader import GraphReader
+from weft.server import exports
+from weft.server.pages import STATIC, network_page
 
-INT_PARAMS = {"depth": "depth", "minWeight": "min_weight", "yearFrom": "year_from", "yearTo": "year_to", "limit": "limit"}
+INT_PARAMS = {
+    "depth": "depth",
+    "minWeight": "min_weight",
+    "yearFrom": "year_from",
+    "yearTo": "year_to",
+    "limit": "limit",
+}
 KNOWN_PARAMS = {*INT_PARAMS, "rankBy"}
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
-from graph import local_server
-from graph.driver import open_driver
-from graph.migrate import migrate, reset
-from graph.settings import PROJECT_ROOT, Settings, load_settings
+from weft.graph import local_server
+from weft.graph.driver import open_driver
+from weft.graph.migrate import migrate, reset
+from weft.graph.settings import PROJECT_ROOT, Settings, load_settings
 
 SHARED_DATA = Path(os.environ.get("WEFT_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
 DEMO_DATA = PROJECT_ROOT / "demo" / "data"
@@ -56,7 +56,7 @@ def driver(settings: Settings) -> Iterator[Driver]:
 @pytest.fixture(scope="module")
 def openalex_graph(driver: Driver, settings: Settings) -> Driver:
     """An emptied database with every shared OpenAlex file loaded (works, authors, institutions)."""
-    from loaders.run import load_paths
+    from weft.loaders.run import load_paths
 
     load_paths(driver, [shared_path("openalex")], source="openalex", database=settings.neo4j_database)
     return driver
@@ -65,7 +65,7 @@ def openalex_graph(driver: Driver, settings: Settings) -> Driver:
 @pytest.fixture(scope="module")
 def all_sources_graph(driver: Driver, settings: Settings) -> Driver:
     """An emptied database with the shared OpenAlex, Semantic Scholar and arXiv files loaded."""
-    from loaders.run import load_paths
+    from weft.loaders.run import load_paths
 
     load_paths(
         driver,

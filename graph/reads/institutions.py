@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.errors import InvalidInput
-from graph.lookup_ids import escape_lucene, fold_name, parse_institution_id
-from graph.reads.papers import Page, keys_param
-from graph.reads.reader import GraphReader
-from queries import read_institutions as q
+from weft.graph.errors import InvalidInput
+from weft.graph.identity.lookup import escape_lucene, fold_name, parse_institution_id
+from weft.graph.reads.papers import Page, keys_param
+from weft.graph.reads.reader import GraphReader
+from weft.queries import read_institutions as q
 
 Row = dict[str, Any]
 
@@ -100,12 +100,16 @@ RosterKey = tuple[tuple[str, ...], int | None, int | None, int, int]
 
 async def roster_pages(reader: GraphReader, keys: list[RosterKey]) -> dict[RosterKey, Page]:
     """`{(ids, year_from, year_to, skip, limit): Page}` of researchers affiliated with any of ids."""
-    params = {"keys": [{"ids": list(i), "year_from": f, "year_to": t, "skip": k, "end": k + n} for i, f, t, k, n in keys]}
+    params = {
+        "keys": [{"ids": list(i), "year_from": f, "year_to": t, "skip": k, "end": k + n} for i, f, t, k, n in keys]
+    }
     rows = await reader.rows(q.ROSTER_PAGES, params, "listing rosters")
     out: dict[RosterKey, Page] = {}
     for r in rows:
         k = r["key"]
-        out[(_as_key(k["ids"]), k["year_from"], k["year_to"], k["skip"], k["end"] - k["skip"])] = Page(r["page"], r["total"])
+        out[(_as_key(k["ids"]), k["year_from"], k["year_to"], k["skip"], k["end"] - k["skip"])] = Page(
+            r["page"], r["total"]
+        )
     return out
 
 
@@ -113,7 +117,10 @@ async def collaborator_pages(reader: GraphReader, keys: list[tuple[str, int, int
     """`{(id, skip, limit): Page}` of institutions whose researchers co-author with this one's."""
     params = {"keys": [{"id": i, "skip": k, "end": k + n} for i, k, n in keys]}
     rows = await reader.rows(q.COLLABORATOR_PAGES, params, "listing collaborating institutions")
-    return {(r["key"]["id"], r["key"]["skip"], r["key"]["end"] - r["key"]["skip"]): Page(r["page"], r["total"]) for r in rows}
+    return {
+        (r["key"]["id"], r["key"]["skip"], r["key"]["end"] - r["key"]["skip"]): Page(r["page"], r["total"])
+        for r in rows
+    }
 
 
 InstitutionPageKey = tuple[tuple[str, ...], tuple[str, ...] | None, int | None, int | None, str, int, int]
@@ -123,8 +130,15 @@ async def paper_pages(reader: GraphReader, keys: list[InstitutionPageKey]) -> di
     """`{(ids, category ids, year_from, year_to, sort, skip, limit): Page}` of papers stating any of ids."""
     params = {
         "keys": [
-            {"ids": list(i), "categories": list(c) if c is not None else None, "year_from": f, "year_to": t,
-             "sort": s, "skip": k, "end": k + n}
+            {
+                "ids": list(i),
+                "categories": list(c) if c is not None else None,
+                "year_from": f,
+                "year_to": t,
+                "sort": s,
+                "skip": k,
+                "end": k + n,
+            }
             for i, c, f, t, s, k, n in keys
         ]
     }
@@ -132,7 +146,14 @@ async def paper_pages(reader: GraphReader, keys: list[InstitutionPageKey]) -> di
     out: dict[InstitutionPageKey, Page] = {}
     for r in rows:
         k = r["key"]
-        key = (_as_key(k["ids"]), _as_key(k["categories"]), k["year_from"], k["year_to"], k["sort"], k["skip"],
-               k["end"] - k["skip"])
+        key = (
+            _as_key(k["ids"]),
+            _as_key(k["categories"]),
+            k["year_from"],
+            k["year_to"],
+            k["sort"],
+            k["skip"],
+            k["end"] - k["skip"],
+        )
         out[key] = Page(r["page"], r["total"])
     return out

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from graph.lookup_ids import IdKey, parse_paper_id
-from graph.reads.reader import GraphReader
-from queries import read_papers as q
+from weft.graph.identity.lookup import IdKey, parse_paper_id
+from weft.graph.reads.reader import GraphReader
+from weft.queries import read_papers as q
 
 Row = dict[str, Any]
 
@@ -97,8 +97,15 @@ async def researcher_paper_pages(reader: GraphReader, keys: list[ResearcherPageK
     """`{(researcher id, category ids, year_from, year_to, sort, skip, limit): Page}` of each researcher's papers."""
     params = {
         "keys": [
-            {"id": i, "categories": list(c) if c is not None else None, "year_from": yf, "year_to": yt,
-             "sort": s, "skip": k, "end": k + n}
+            {
+                "id": i,
+                "categories": list(c) if c is not None else None,
+                "year_from": yf,
+                "year_to": yt,
+                "sort": s,
+                "skip": k,
+                "end": k + n,
+            }
             for i, c, yf, yt, s, k, n in keys
         ]
     }

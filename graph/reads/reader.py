@@ -13,8 +13,8 @@ from typing import Any, LiteralString
 from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction, unit_of_work
 from neo4j.exceptions import ClientError
 
-from graph.driver import translated_errors
-from graph.errors import InvalidInput
+from weft.graph.driver import translated_errors
+from weft.graph.errors import InvalidInput
 
 DEFAULT_RETRY_S = 1.0
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.lookup_ids import parse_researcher_id
-from graph.reads.papers import Page, keys_param
-from graph.reads.reader import GraphReader
-from queries import read_researchers as q
+from weft.graph.identity.lookup import parse_researcher_id
+from weft.graph.reads.papers import Page, keys_param
+from weft.graph.reads.reader import GraphReader
+from weft.queries import read_researchers as q
 
 Row = dict[str, Any]
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.errors import InvalidInput
-from graph.lookup_ids import escape_lucene, prefix_query
-from graph.reads.papers import Page
-from graph.reads.reader import GraphReader
-from queries import read_search as q
+from weft.graph.errors import InvalidInput
+from weft.graph.identity.lookup import escape_lucene, prefix_query
+from weft.graph.reads.papers import Page
+from weft.graph.reads.reader import GraphReader
+from weft.queries import read_search as q
 
 Row = dict[str, Any]
 
@@ -21,7 +21,9 @@ KIND_OF = {index: kind for kind, index in INDEX_OF.items()}
 def check_text(text: str, argument: str) -> None:
     """InvalidInput naming `argument` when the text is too long to search (before any database work)."""
     if len(text) > MAX_CHARS or len(text.split()) > MAX_WORDS:
-        raise InvalidInput(f"`{argument}` is too long: at most {MAX_WORDS} words and {MAX_CHARS} characters", argument=argument)
+        raise InvalidInput(
+            f"`{argument}` is too long: at most {MAX_WORDS} words and {MAX_CHARS} characters", argument=argument
+        )
 
 
 async def search_page(reader: GraphReader, text: str, kinds: list[str], skip: int, limit: int) -> Page:

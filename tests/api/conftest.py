@@ -12,8 +12,8 @@ import pytest
 import uvicorn
 from starlette.testclient import TestClient
 
-from graph.settings import Settings
-from server.app import create_app
+from weft.graph.settings import Settings
+from weft.server.app import create_app
 
 
 class GraphQLClient:

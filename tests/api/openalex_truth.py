@@ -95,8 +95,12 @@ class OpenAlexTruth:
             "citationCount": sum(counts),
             "hIndex": h_index(counts),
             "i10Index": sum(1 for c in counts if c >= 10),
-            "authorPositions": {"first": positions["first"], "middle": positions["middle"],
-                                "last": positions["last"], "matchedPapers": matched},
+            "authorPositions": {
+                "first": positions["first"],
+                "middle": positions["middle"],
+                "last": positions["last"],
+                "matchedPapers": matched,
+            },
         }
 
     def coauthor_weights(self, author: str) -> dict[str, int]:
@@ -148,8 +152,13 @@ class OpenAlexTruth:
 
     def works_at(self, institution: str) -> list[dict]:
         return [
-            w for w in self.works.values()
-            if any(short(i.get("id")) == institution for a in w.get("authorships") or [] for i in a.get("institutions") or [])
+            w
+            for w in self.works.values()
+            if any(
+                short(i.get("id")) == institution
+                for a in w.get("authorships") or []
+                for i in a.get("institutions") or []
+            )
         ]
 
     # --- papers ----------------------------------------------------------------------------
@@ -168,24 +177,37 @@ class OpenAlexTruth:
     @cached_property
     def field_of_work(self) -> dict[str, set[str]]:
         """`{work: {field names of its topics}}`."""
-        return {k: {(t.get("field") or {}).get("display_name") for t in w.get("topics") or []} for k, w in self.works.items()}
+        return {
+            k: {(t.get("field") or {}).get("display_name") for t in w.get("topics") or []}
+            for k, w in self.works.items()
+        }
 
     def text_matches(self, word: str) -> set[str]:
         """Works whose title or abstract has `word` as a token (what the standard analyzer indexes)."""
         pattern = re.compile(rf"(?<![0-9a-z]){re.escape(word.lower())}(?![0-9a-z])")
         return {
-            k for k, w in self.works.items()
-            if pattern.search(((w.get("title") or w.get("display_name") or "") + " "
-                               + (abstract_of(w.get("abstract_inverted_index")) or "")).lower())
+            k
+            for k, w in self.works.items()
+            if pattern.search(
+                (
+                    (w.get("title") or w.get("display_name") or "")
+                    + " "
+                    + (abstract_of(w.get("abstract_inverted_index")) or "")
+                ).lower()
+            )
         }
 
     def name_owners(self) -> dict[str, set[str]]:
         """`{folded name: institution ids}` over names, alternatives and acronyms of institution entities."""
-        from graph.lookup_ids import fold_name
+        from weft.graph.identity.lookup import fold_name
 
         owners: defaultdict[str, set[str]] = defaultdict(set)
         for ident, e in self.institutions.items():
-            for name in [e.get("display_name"), *(e.get("display_name_alternatives") or []), *(e.get("display_name_acronyms") or [])]:
+            for name in [
+                e.get("display_name"),
+                *(e.get("display_name_alternatives") or []),
+                *(e.get("display_name_acronyms") or []),
+            ]:
                 if name:
                     owners[fold_name(name)].add(ident)
         return owners

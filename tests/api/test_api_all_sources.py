@@ -55,8 +55,13 @@ def test_s2_paper_id_forms_and_provenance(client: GraphQLClient, s2_paper: dict)
     by_s2 = client.data(PAPER, {"id": TURING_PAPER})["paper"]
     assert by_s2["title"] == s2_paper["title"] and by_s2["year"] == s2_paper["year"]
     corpus = s2_paper["corpusId"]
-    for form in (f"CorpusId:{corpus}", f"corpusid:{corpus}", TURING_PAPER.upper(), s2_paper["externalIds"]["DOI"],
-                 f"https://doi.org/{s2_paper['externalIds']['DOI'].lower()}"):
+    for form in (
+        f"CorpusId:{corpus}",
+        f"corpusid:{corpus}",
+        TURING_PAPER.upper(),
+        s2_paper["externalIds"]["DOI"],
+        f"https://doi.org/{s2_paper['externalIds']['DOI'].lower()}",
+    ):
         assert client.data(PAPER, {"id": form})["paper"]["id"] == by_s2["id"], form
     assert ident(by_s2, "s2") == TURING_PAPER and ident(by_s2, "corpus") == str(corpus)
     assert {"source": "s2", "value": s2_paper["citationCount"]} in by_s2["citedByCountSources"]
@@ -69,22 +74,36 @@ def test_s2_author_lookup_and_papers(client: GraphQLClient, s2_paper: dict, s2_a
       papers(first: 100) { totalCount edges { node { ids { source id } } } } } }"""
     r = client.data(query, {"id": TURING_AUTHOR})["researcher"]
     assert r["name"] == s2_author["name"]
-    assert {"source": "s2", "id": TURING_AUTHOR, "url": f"https://www.semanticscholar.org/author/{TURING_AUTHOR}"} in r["identities"]
+    assert {"source": "s2", "id": TURING_AUTHOR, "url": f"https://www.semanticscholar.org/author/{TURING_AUTHOR}"} in r[
+        "identities"
+    ]
     everything = [s2_paper, *s2_paper["citations"], *s2_paper["references"], *s2_author["papers"]]
     expected = {
-        p["paperId"] for p in everything
+        p["paperId"]
+        for p in everything
         if p.get("paperId") and any(a.get("authorId") == TURING_AUTHOR for a in p.get("authors") or [])
     }
     assert r["paperCount"] == r["papers"]["totalCount"] == len(expected)
     assert {ident(e["node"], "s2") for e in r["papers"]["edges"]} == expected
-    assert client.data(query, {"id": f"https://www.semanticscholar.org/author/{TURING_AUTHOR}"})["researcher"]["name"] == r["name"]
+    assert (
+        client.data(query, {"id": f"https://www.semanticscholar.org/author/{TURING_AUTHOR}"})["researcher"]["name"]
+        == r["name"]
+    )
 
 
 def test_arxiv_id_forms_versions_and_authors(client: GraphQLClient, arxiv_records: dict[str, dict]) -> None:
     record = arxiv_records["0704.0001"]
     base = client.data(PAPER, {"id": "0704.0001"})["paper"]
-    for form in ("0704.0001v1", "0704.0001v2", "arXiv:0704.0001", "ARXIV:0704.0001v2", "https://arxiv.org/abs/0704.0001",
-                 "10.48550/arXiv.0704.0001", f"https://doi.org/{record['doi']}", base["id"]):
+    for form in (
+        "0704.0001v1",
+        "0704.0001v2",
+        "arXiv:0704.0001",
+        "ARXIV:0704.0001v2",
+        "https://arxiv.org/abs/0704.0001",
+        "10.48550/arXiv.0704.0001",
+        f"https://doi.org/{record['doi']}",
+        base["id"],
+    ):
         assert client.data(PAPER, {"id": form})["paper"]["id"] == base["id"], form
     assert [v["version"] for v in base["versions"]] == [v["version"] for v in record["versions"]]
     assert base["versions"][0]["date"] == "2007-04-02" and base["versions"][1]["date"] == "2007-07-24"

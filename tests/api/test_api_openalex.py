@@ -13,11 +13,11 @@ import pytest
 from gql import Client, gql
 from gql.transport.httpx import HTTPXTransport
 
-from graph.lookup_ids import fold_name
-from graph.settings import PROJECT_ROOT
 from tests.api.conftest import GraphQLClient
 from tests.api.openalex_truth import OpenAlexTruth, abstract_of, short
 from tests.conftest import shared_path
+from weft.graph.identity.lookup import fold_name
+from weft.graph.settings import PROJECT_ROOT
 
 BUTCHER = "A5032473237"
 RITSOS = "A5065371627"
@@ -53,8 +53,15 @@ def test_paper_every_id_form(client: GraphQLClient, truth: OpenAlexTruth, openal
     records, _, _ = openalex_graph.execute_query("MATCH (p:Paper {id: $id}) RETURN p.aliases AS aliases", id=base["id"])
     aliases = records[0]["aliases"] or []
     forms = [
-        f"https://openalex.org/{OA_PAPER}", doi, doi.upper(), f"doi:{doi}", f"https://doi.org/{doi}",
-        f"https://dx.doi.org/{doi.upper()}", base["id"], base["slug"], *aliases,
+        f"https://openalex.org/{OA_PAPER}",
+        doi,
+        doi.upper(),
+        f"doi:{doi}",
+        f"https://doi.org/{doi}",
+        f"https://dx.doi.org/{doi.upper()}",
+        base["id"],
+        base["slug"],
+        *aliases,
     ]
     for form in forms:
         assert client.data(query, {"id": form})["paper"]["id"] == base["id"], form
@@ -81,8 +88,16 @@ def test_institution_every_id_form_and_names(client: GraphQLClient, truth: OpenA
     base = client.data(query, {"id": BANGOR})["institution"]
     raw = truth.institutions[BANGOR]
     assert base["name"] == raw["display_name"] and base["ror"] == BANGOR_ROR
-    forms = [BANGOR_ROR, f"https://ror.org/{BANGOR_ROR}", f"https://openalex.org/{BANGOR}", base["id"], base["slug"],
-             "bangor university", "  BANGOR   University ", *raw["display_name_alternatives"]]
+    forms = [
+        BANGOR_ROR,
+        f"https://ror.org/{BANGOR_ROR}",
+        f"https://openalex.org/{BANGOR}",
+        base["id"],
+        base["slug"],
+        "bangor university",
+        "  BANGOR   University ",
+        *raw["display_name_alternatives"],
+    ]
     for form in forms:
         assert client.data(query, {"id": form})["institution"]["id"] == base["id"], form
     accented = next(e for e in truth.institutions.values() if e["display_name"] == "Université Paris Cité")
@@ -133,8 +148,16 @@ def test_profile_matches_raw_json(client: GraphQLClient, truth: OpenAlexTruth) -
             field_counts[f] = field_counts.get(f, 0) + 1
     assert {f["category"]["name"]: f["count"] for f in r["fields"]} == field_counts
     bangor = next(i for i in r["institutions"] if i["institution"]["ror"] == BANGOR_ROR)
-    stating = [w for w in truth.works_of(BUTCHER) if any(
-        short(i.get("id")) == BANGOR for a in w["authorships"] if short(a["author"]["id"]) == BUTCHER for i in a["institutions"])]
+    stating = [
+        w
+        for w in truth.works_of(BUTCHER)
+        if any(
+            short(i.get("id")) == BANGOR
+            for a in w["authorships"]
+            if short(a["author"]["id"]) == BUTCHER
+            for i in a["institutions"]
+        )
+    ]
     assert bangor["paperCount"] == len(stating)
 
 
@@ -147,14 +170,17 @@ def test_coauthors_and_weights(client: GraphQLClient, truth: OpenAlexTruth) -> N
     assert got == weights
     shown = [e["node"]["weight"] for e in r["coauthors"]["edges"]]
     assert shown == sorted(shown, reverse=True)
-    ritsos = next(e["node"]["researcher"] for e in r["coauthors"]["edges"] if openalex_id(e["node"]["researcher"]) == RITSOS)
+    ritsos = next(
+        e["node"]["researcher"] for e in r["coauthors"]["edges"] if openalex_id(e["node"]["researcher"]) == RITSOS
+    )
     assert ritsos["paperCount"] == truth.profile(RITSOS)["paperCount"]
     heavy = client.data(
-        'query($id: String!) { researcher(id: $id) { coauthors(minWeight: 5) { totalCount } } }', {"id": BUTCHER}
+        "query($id: String!) { researcher(id: $id) { coauthors(minWeight: 5) { totalCount } } }", {"id": BUTCHER}
     )["researcher"]["coauthors"]
     assert heavy["totalCount"] == sum(1 for w in weights.values() if w >= 5)
     recent = client.data(
-        'query($id: String!) { researcher(id: $id) { coauthors(first: 100, sort: RECENT) { edges { node { lastYear } } } } }',
+        "query($id: String!) { researcher(id: $id) { "
+        "coauthors(first: 100, sort: RECENT) { edges { node { lastYear } } } } }",
         {"id": BUTCHER},
     )["researcher"]["coauthors"]["edges"]
     last_years = [e["node"]["lastYear"] for e in recent]
@@ -207,21 +233,30 @@ def test_paper_page_matches_raw_json(client: GraphQLClient, truth: OpenAlexTruth
         raw = truth.works[work_id]
         p = client.data(PAPER, {"id": work_id})["paper"]
         assert (p["title"], p["year"], p["publicationDate"], p["citedByCount"]) == (
-            raw["title"], raw["publication_year"], raw["publication_date"], raw["cited_by_count"])
+            raw["title"],
+            raw["publication_year"],
+            raw["publication_date"],
+            raw["cited_by_count"],
+        )
         assert p["citedByCountSources"] == [{"source": "openalex", "value": raw["cited_by_count"]}]
         assert p["abstract"] == abstract_of(raw.get("abstract_inverted_index"))
         assert p["referencedWorksCount"] == raw["referenced_works_count"]
         assert [(a["position"], a["rank"], openalex_id(a["researcher"])) for a in p["authors"]] == [
-            (a["author_position"], k, short(a["author"]["id"])) for k, a in enumerate(raw["authorships"])]
+            (a["author_position"], k, short(a["author"]["id"])) for k, a in enumerate(raw["authorships"])
+        ]
         for got, want in zip(p["authors"], raw["authorships"], strict=True):
-            assert sorted(i["ror"] for i in got["affiliations"]) == sorted(short(i["ror"]) for i in want["institutions"])
+            assert sorted(i["ror"] for i in got["affiliations"]) == sorted(
+                short(i["ror"]) for i in want["institutions"]
+            )
         primary = [c["category"]["key"] for c in p["categories"] if c["primary"]]
         topic = short(raw["primary_topic"]["id"])
         assert {"source": "openalex", "id": topic, "url": f"https://openalex.org/{topic}"} in next(
-            c["category"]["ids"] for c in p["categories"] if c["category"]["key"] == f"topic:{topic}")
+            c["category"]["ids"] for c in p["categories"] if c["category"]["key"] == f"topic:{topic}"
+        )
         assert f"topic:{short(raw['primary_topic']['id'])}" in primary
         assert {c["category"]["key"] for c in p["categories"] if c["category"]["scheme"] == "topic"} == {
-            f"topic:{short(t['id'])}" for t in raw["topics"]}
+            f"topic:{short(t['id'])}" for t in raw["topics"]
+        }
         assert {openalex_id(e["node"]) for e in p["citedBy"]["edges"]} == truth.cited_by(work_id)
         assert p["citedBy"]["totalCount"] == len(truth.cited_by(work_id))
         assert {openalex_id(e["node"]) for e in p["references"]["edges"]} == truth.references(work_id)
@@ -253,8 +288,11 @@ def test_roster_matches_raw_json(client: GraphQLClient, truth: OpenAlexTruth) ->
     top = [(openalex_id(p), p["citedByCount"]) for p in i["mostCited"]]
     assert top == truth.most_cited(truth.works_at(BANGOR))[:3]
     assert i["collaborators"]["totalCount"] > 0
-    papers = client.data('query($id: String!) { institution(id: $id) { papers(first: 100, sort: MOST_CITED) { totalCount '
-                         'edges { node { citedByCount ids { source id } } } } } }', {"id": BANGOR})["institution"]["papers"]
+    papers = client.data(
+        "query($id: String!) { institution(id: $id) { papers(first: 100, sort: MOST_CITED) { totalCount "
+        "edges { node { citedByCount ids { source id } } } } } }",
+        {"id": BANGOR},
+    )["institution"]["papers"]
     assert papers["totalCount"] == len(truth.works_at(BANGOR))
     expected = truth.most_cited(truth.works_at(BANGOR))
     assert [c for _, c in ranked(papers)] == [c for _, c in expected][: len(papers["edges"])]
@@ -428,8 +466,13 @@ def test_institution_connections_of_list_items_are_batched(client: GraphQLClient
         assert inst["roster"]["totalCount"] == len(truth.roster(oa))
         assert inst["mostCited"][0]["citedByCount"] == truth.most_cited(truth.works_at(oa))[0][1]
         family = {oa} | truth.descendants(oa)
-        stating = {short(w["id"]) for w in truth.works.values() if any(
-            short(i.get("id")) in family for a in w.get("authorships") or [] for i in a.get("institutions") or [])}
+        stating = {
+            short(w["id"])
+            for w in truth.works.values()
+            if any(
+                short(i.get("id")) in family for a in w.get("authorships") or [] for i in a.get("institutions") or []
+            )
+        }
         assert inst["papers"]["totalCount"] == len(stating)
     # page, authorships, institutions, rosters, collaborators, most-cited pages, families, then the
     # includeChildren paper pages (a second batch: they wait for the families)
@@ -473,20 +516,27 @@ def test_examples_run_with_gql_client(live_server, truth: OpenAlexTruth) -> None
         assert session.client.schema.query_type.fields["researcher"].description
     profile = results["ResearcherProfile"]["researcher"]
     assert {k: profile[k] for k in ("paperCount", "hIndex")} == {
-        k: truth.profile(BUTCHER)[k] for k in ("paperCount", "hIndex")}
+        k: truth.profile(BUTCHER)[k] for k in ("paperCount", "hIndex")
+    }
     assert len(profile["papers"]["edges"]) == 5 and profile["papers"]["pageInfo"]["hasNextPage"]
     top = profile["coauthors"]["edges"][0]["node"]
-    assert (top["researcher"]["name"], top["weight"]) == ("Panagiotis D. Ritsos", truth.coauthor_weights(BUTCHER)[RITSOS])
+    assert (top["researcher"]["name"], top["weight"]) == (
+        "Panagiotis D. Ritsos",
+        truth.coauthor_weights(BUTCHER)[RITSOS],
+    )
     paper = results["PaperPage"]["paper"]
     assert paper["title"] == truth.works["W3000695681"]["title"]
-    assert [a["position"] for a in paper["authors"]] == [a["author_position"] for a in truth.works["W3000695681"]["authorships"]]
+    assert [a["position"] for a in paper["authors"]] == [
+        a["author_position"] for a in truth.works["W3000695681"]["authorships"]
+    ]
     assert sum(c["primary"] for c in paper["categories"]) == 1
     assert paper["citedBy"]["totalCount"] == len(truth.cited_by("W3000695681"))
     roster = results["InstitutionRoster"]["institution"]["roster"]
     assert roster["totalCount"] == len(truth.roster(BANGOR)) and len(roster["edges"]) == 10
     cs = [w for k, w in truth.works.items() if "Computer Science" in truth.field_of_work[k]]
     assert [e["node"]["citedByCount"] for e in results["MostCited"]["mostCited"]["edges"]] == [
-        c for _, c in truth.most_cited(cs)[:5]]
+        c for _, c in truth.most_cited(cs)[:5]
+    ]
     hits = results["Search"]["search"]["edges"]
     assert hits and hits[0]["node"]["node"]["__typename"] == "Paper"
     assert "immersive" in hits[0]["node"]["node"]["title"].lower()

@@ -9,9 +9,9 @@ import socket
 import httpx
 import pytest
 
-from graph.settings import Settings
-from schema.limits import MAX_ALIASES, MAX_DEPTH, MAX_TOKENS
 from tests.api.conftest import GraphQLClient, LiveServer
+from weft.graph.settings import Settings
+from weft.schema.limits import MAX_ALIASES, MAX_DEPTH, MAX_TOKENS
 
 
 def only_error(body: dict) -> dict:
@@ -63,10 +63,10 @@ def test_too_complex(driver, client: GraphQLClient) -> None:
         ('{ mostCited(after: "bm90LWEtY3Vyc29y") { totalCount } }', "after"),
         ('{ search(query: "x", first: 500) { totalCount } }', "first"),
         ('{ search(query: "  ") { totalCount } }', "query"),
-        ("{ search(query: \"" + "w " * 40 + "\") { totalCount } }", "query"),
-        ("{ autocomplete(prefix: \"" + "a" * 600 + "\") { id } }", "prefix"),
+        ('{ search(query: "' + "w " * 40 + '") { totalCount } }', "query"),
+        ('{ autocomplete(prefix: "' + "a" * 600 + '") { id } }', "prefix"),
         ('{ autocomplete(prefix: "x", first: 101) { id } }', "first"),
-        ('{ papers(filter: {minCitations: -1}) { totalCount } }', "filter.minCitations"),
+        ("{ papers(filter: {minCitations: -1}) { totalCount } }", "filter.minCitations"),
         ('{ mostCited(category: "no such category anywhere") { totalCount } }', "category"),
         ('{ mostCited(institution: "I0") { totalCount } }', "institution"),
         ('{ mostCited(researcher: "A0") { totalCount } }', "researcher"),
@@ -169,8 +169,8 @@ def test_graphiql_and_health(driver, client: GraphQLClient) -> None:
 
 async def test_a_broken_statement_is_a_bug_not_bad_input(settings: Settings) -> None:
     """Neo4j rejecting our own Cypher must not reach clients as BAD_USER_INPUT (it is masked instead)."""
-    from graph.driver import open_async_driver
-    from graph.reads.reader import GraphReader, QueryBug
+    from weft.graph.driver import open_async_driver
+    from weft.graph.reads.reader import GraphReader, QueryBug
 
     driver = open_async_driver(settings)
     try:
@@ -185,9 +185,9 @@ async def test_a_broken_statement_is_a_bug_not_bad_input(settings: Settings) -> 
 
 async def test_every_read_has_a_transaction_timeout(settings: Settings) -> None:
     """A read running past the timeout is stopped by Neo4j and reported as UNAVAILABLE."""
-    from graph.driver import open_async_driver
-    from graph.errors import Unavailable
-    from graph.reads.reader import GraphReader
+    from weft.graph.driver import open_async_driver
+    from weft.graph.errors import Unavailable
+    from weft.graph.reads.reader import GraphReader
 
     driver = open_async_driver(settings)
     try:

@@ -20,10 +20,10 @@ from neo4j import Driver
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from graph.settings import Settings
-from server.app import create_app
-from server.cli import app as cli_app
 from tests.conftest import shared_path
+from weft.graph.settings import Settings
+from weft.server.app import create_app
+from weft.server.cli import app as cli_app
 
 BUTCHER = "A5032473237"  # Peter Butcher: 28 works in the set
 KUNCHEVA = "A5039168231"  # Ludmila I. Kuncheva
@@ -92,7 +92,7 @@ def raw() -> Raw:
 
 @pytest.fixture(scope="module")
 def client(openalex_graph: Driver, settings: Settings) -> Iterator[TestClient]:
-    from graph.network_cache import NETWORK_CACHE
+    from weft.graph.network_cache import NETWORK_CACHE
 
     NETWORK_CACHE.clear()
     with TestClient(create_app(settings)) as c:
@@ -132,7 +132,9 @@ query($id: String!) {
 }"""
 
 
-def test_depth_one_network_equals_coauthors_in_the_raw_json(client: TestClient, openalex_graph: Driver, raw: Raw) -> None:
+def test_depth_one_network_equals_coauthors_in_the_raw_json(
+    client: TestClient, openalex_graph: Driver, raw: Raw
+) -> None:
     net = gql(client, NETWORK, id=BUTCHER, depth=1)["data"]["researcherNetwork"]
     oa = openalex_ids(openalex_graph, [n["id"] for n in net["nodes"]])
     expected = raw.coauthors(BUTCHER)
@@ -152,7 +154,9 @@ def test_depth_one_network_equals_coauthors_in_the_raw_json(client: TestClient, 
     assert got[frozenset((BUTCHER, "A5065371627"))] == 15  # Butcher and Ritsos share 15 works
 
 
-def test_year_window_weights_count_only_papers_in_the_window(client: TestClient, openalex_graph: Driver, raw: Raw) -> None:
+def test_year_window_weights_count_only_papers_in_the_window(
+    client: TestClient, openalex_graph: Driver, raw: Raw
+) -> None:
     window = (2019, 2021)
     net = gql(client, NETWORK, id=BUTCHER, depth=1, yearFrom=2019, yearTo=2021)["data"]["researcherNetwork"]
     oa = openalex_ids(openalex_graph, [n["id"] for n in net["nodes"]])
@@ -174,9 +178,7 @@ def test_year_window_weights_count_only_papers_in_the_window(client: TestClient,
 def test_min_weight_and_limit_keep_the_most_relevant(client: TestClient, openalex_graph: Driver, raw: Raw) -> None:
     heavy = gql(client, NETWORK, id=BUTCHER, depth=1, minWeight=3)["data"]["researcherNetwork"]
     oa = openalex_ids(openalex_graph, [n["id"] for n in heavy["nodes"]])
-    assert {oa[n["id"]] for n in heavy["nodes"]} == {
-        a for a, w in raw.coauthors(BUTCHER).items() if w >= 3
-    } | {BUTCHER}
+    assert {oa[n["id"]] for n in heavy["nodes"]} == {a for a, w in raw.coauthors(BUTCHER).items() if w >= 3} | {BUTCHER}
     assert all(e["weight"] >= 3 for e in heavy["edges"])
 
     cut = gql(client, NETWORK, id=BUTCHER, depth=2, limit=10)["data"]["researcherNetwork"]
@@ -263,7 +265,7 @@ def test_unknown_id_gives_null(client: TestClient) -> None:
 def test_repeat_is_served_from_cache_until_a_load_bumps_the_data_version(
     client: TestClient, openalex_graph: Driver, settings: Settings
 ) -> None:
-    from loaders.run import load_paths
+    from weft.loaders.run import load_paths
 
     query = "query($id: String!) { researcherNetwork(id: $id, depth: 2) { stats { nodeCount } } }"
     first = client.post("/graphql", json={"query": query, "variables": {"id": KUNCHEVA}})
@@ -295,7 +297,9 @@ query($from: String!, $to: String!, $maxLength: Int! = 4) {
 }"""
 
 
-def test_collaboration_path_is_a_shortest_raw_path_with_its_papers(client: TestClient, openalex_graph: Driver, raw: Raw) -> None:
+def test_collaboration_path_is_a_shortest_raw_path_with_its_papers(
+    client: TestClient, openalex_graph: Driver, raw: Raw
+) -> None:
     result = gql(client, PATH, **{"from": BUTCHER, "to": KUNCHEVA})["data"]["collaborationPath"]
     g = raw.graph()
     expected_length = nx.shortest_path_length(g, BUTCHER, KUNCHEVA)
@@ -324,7 +328,9 @@ def test_no_path_within_max_length_gives_a_reason(client: TestClient, raw: Raw) 
     assert bad["errors"][0]["extensions"]["argument"] == "maxLength"
 
 
-def test_institution_network_weights_are_papers_stating_both(client: TestClient, openalex_graph: Driver, raw: Raw) -> None:
+def test_institution_network_weights_are_papers_stating_both(
+    client: TestClient, openalex_graph: Driver, raw: Raw
+) -> None:
     query = """query($id: String!) { institutionNetwork(id: $id, limit: 1000) {
         centre truncated nodes { id name paperCount } edges { source target weight } stats { nodeCount } } }"""
     net = gql(client, query, id=f"https://ror.org/{BANGOR_ROR}")["data"]["institutionNetwork"]
@@ -404,7 +410,13 @@ def test_weft_analytics_stores_networkx_pagerank_and_louvain(client: TestClient,
     expected = nx.community.louvain_communities(g, weight="weight", seed=42)
     assert sorted(map(sorted, found.values())) == sorted(map(sorted, expected))
     assert f"{g.number_of_nodes()} researchers" in result.output
-    butcher = next(r for r in stored if r["id"] == openalex_graph.execute_query(
-        "MATCH (r:Researcher {openalex_id: $oa}) RETURN r.id AS id", oa=BUTCHER).records[0]["id"])
+    butcher = next(
+        r
+        for r in stored
+        if r["id"]
+        == openalex_graph.execute_query(
+            "MATCH (r:Researcher {openalex_id: $oa}) RETURN r.id AS id", oa=BUTCHER
+        ).records[0]["id"]
+    )
     body = gql(client, "query($id: String!) { researcher(id: $id) { pageRank community } }", id=BUTCHER)
     assert body["data"]["researcher"] == {"pageRank": pytest.approx(butcher["pr"]), "community": butcher["c"]}

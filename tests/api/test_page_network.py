@@ -1,6 +1,7 @@
 """The network page in a real headless Chromium (Debian's package, driven by npm playwright-core):
 it loads without console errors, draws as many researchers as the API returns, the minimum-weight
-control redraws the filtered network, and a click on a researcher re-centres the drawing on them. The screenshot goes to test-artifacts/network.png."""
+control redraws the filtered network, and a click on a researcher re-centres the drawing on them.
+The screenshot goes to test-artifacts/network.png."""
 
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ import httpx
 import pytest
 from neo4j import Driver
 
-from graph.settings import PROJECT_ROOT, Settings
-from loaders.run import load_paths
 from tests.api.conftest import LiveServer
 from tests.conftest import shared_path
+from weft.graph.settings import PROJECT_ROOT, Settings
+from weft.loaders.run import load_paths
 
 pytestmark = pytest.mark.browser
 
@@ -32,9 +33,11 @@ COUNT = """query($id: String!, $minWeight: Int!) {
 @pytest.fixture(scope="module")
 def page_server(driver: Driver, settings: Settings) -> Iterator[LiveServer]:
     """uvicorn on a free port over the four visualisation authors' works files (real OpenAlex data)."""
-    from graph.network_cache import NETWORK_CACHE
+    from weft.graph.network_cache import NETWORK_CACHE
 
-    load_paths(driver, [shared_path("openalex", "works", "author_works")], source="openalex", database=settings.neo4j_database)
+    load_paths(
+        driver, [shared_path("openalex", "works", "author_works")], source="openalex", database=settings.neo4j_database
+    )
     NETWORK_CACHE.clear()
     with LiveServer(settings) as server:
         yield server
@@ -46,7 +49,11 @@ def run_page(base: str, path: str, screenshot: Path) -> dict:
             pytest.fail(f"missing {needed}: run `npm ci --prefix web` and install Debian's chromium")
     done = subprocess.run(
         ["node", str(SCRIPT), base + path, str(screenshot)],
-        capture_output=True, text=True, timeout=240, check=False, cwd=WEB,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+        cwd=WEB,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from graphql import GraphQLInputObjectType, GraphQLObjectType
 
-from graph.settings import PROJECT_ROOT
-from schema.root import build_schema, export_sdl
+from weft.graph.settings import PROJECT_ROOT
+from weft.schema.root import build_schema, export_sdl
 
 
 def test_schema_file_matches_code() -> None:

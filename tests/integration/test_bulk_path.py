@@ -16,16 +16,16 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from graph import local_server
-from graph.bulk_import import ImportSummary, import_csv
-from graph.driver import open_driver
-from graph.errors import InvalidInput
-from graph.migrate import counts
-from graph.settings import Settings
-from loaders.csv_export import export_paths
-from loaders.reader import Item, data_files, read_records
-from server.cli import app
 from tests.conftest import shared_path
+from weft.graph import local_server
+from weft.graph.bulk_import import ImportSummary, import_csv
+from weft.graph.driver import open_driver
+from weft.graph.errors import InvalidInput
+from weft.graph.migrate import counts
+from weft.graph.settings import Settings
+from weft.loaders.csv_export import export_paths
+from weft.loaders.reader import Item, data_files, read_records
+from weft.server.cli import app
 
 COAUTHORS = "MATCH (a:Researcher)-[c:COAUTHORED_WITH]->(b:Researcher) RETURN a.id AS a, b.id AS b, c.weight AS w"
 PAIR_WEIGHT = """
@@ -90,8 +90,13 @@ def _raw_pair_weights(works: dict[str, dict]) -> dict[tuple[str, str], int]:
     return weights
 
 
-def test_import_gives_the_online_counts(openalex_graph: Driver, settings: Settings, import_driver: Driver,
-                                        import_settings: Settings, imported: ImportSummary) -> None:
+def test_import_gives_the_online_counts(
+    openalex_graph: Driver,
+    settings: Settings,
+    import_driver: Driver,
+    import_settings: Settings,
+    imported: ImportSummary,
+) -> None:
     online = counts(openalex_graph, settings.neo4j_database)
     bulk = counts(import_driver, import_settings.neo4j_database)
     assert bulk == online
@@ -143,8 +148,9 @@ def test_import_into_a_remote_server_is_refused(export_dir: Path) -> None:
         import_csv(remote, export_dir, echo=lambda m: None)
 
 
-def test_cli_asks_before_replacing_the_database(export_dir: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 import_settings: Settings, import_driver: Driver) -> None:
+def test_cli_asks_before_replacing_the_database(
+    export_dir: Path, monkeypatch: pytest.MonkeyPatch, import_settings: Settings, import_driver: Driver
+) -> None:
     monkeypatch.setenv("NEO4J_URI", import_settings.neo4j_uri)
     before = counts(import_driver, import_settings.neo4j_database)
     result = CliRunner().invoke(app, ["import-csv", str(export_dir)], input="n\n")
@@ -158,9 +164,14 @@ def test_failed_import_reports_why_and_leaves_an_empty_running_database(
 ) -> None:
     (tmp_path / "n.header.csv").write_text("id:ID(Paper),year:long\n")
     (tmp_path / "n.csv").write_text('"p1",not-a-year\n')
-    (tmp_path / "manifest.json").write_text(json.dumps({
-        "nodes": [{"labels": "Paper", "files": ["n.header.csv", "n.csv"]}], "relationships": [],
-    }))
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "nodes": [{"labels": "Paper", "files": ["n.header.csv", "n.csv"]}],
+                "relationships": [],
+            }
+        )
+    )
     with pytest.raises(InvalidInput, match="neo4j-admin import failed") as failure:
         import_csv(import_settings, tmp_path, echo=lambda m: None)
     assert "not-a-year" in str(failure.value)
@@ -175,7 +186,7 @@ def _snapshot(driver: Driver, database: str) -> dict[str, object]:
         "affiliated": "MATCH (a)-[r:AFFILIATED_WITH]->(i) RETURN a.id, i.id, r.papers, r.first_year, r.last_year",
         "cites": "MATCH (p)-[:CITES]->(q) RETURN p.id, q.id",
         "same_name": "MATCH (a)-[s:SAME_NAME_AS]->(b) RETURN a.id, b.id, s.evidence, s.shared_coauthors, "
-                     "s.shared_institutions, s.overlapping_years",
+        "s.shared_institutions, s.overlapping_years",
         "authored": "MATCH (r)-[a:AUTHORED]->(p) RETURN r.id, p.id, a.rank, a.sources, a.claimed_sources",
     }
     found: dict[str, object] = {"counts": counts(driver, database)}
@@ -194,8 +205,8 @@ def test_all_three_sources_give_the_same_graph_both_ways(
 ) -> None:
     """OpenAlex + Semantic Scholar + arXiv (auto-detected): bulk import, then the online load on the
     same instance, give equal counts and derived edges (claims and same-name candidates included)."""
-    from graph.migrate import reset
-    from loaders.run import load_paths
+    from weft.graph.migrate import reset
+    from weft.loaders.run import load_paths
 
     paths = [shared_path("openalex"), shared_path("semanticscholar"), shared_path("arxiv")]
     out = tmp_path_factory.mktemp("bulk_all") / "csv"

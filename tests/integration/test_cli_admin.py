@@ -5,10 +5,10 @@ from __future__ import annotations
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from graph.migrate import counts
-from graph.settings import Settings
-from queries import schema
-from server.cli import app
+from weft.graph.migrate import counts
+from weft.graph.settings import Settings
+from weft.queries import admin
+from weft.server.cli import app
 
 runner = CliRunner()
 
@@ -22,7 +22,7 @@ def test_migrate_is_idempotent_and_creates_every_constraint(driver: Driver, sett
     for _ in range(2):
         result = runner.invoke(app, ["migrate"])
         assert result.exit_code == 0, result.output
-    expected = {s.split()[2] for s in schema.CONSTRAINTS}
+    expected = {s.split()[2] for s in admin.CONSTRAINTS}
     assert expected <= _constraint_names(driver)
 
 
@@ -35,7 +35,7 @@ def test_reset_asks_first_and_keeps_constraints(driver: Driver, settings: Settin
     accepted = runner.invoke(app, ["reset", "--yes"])
     assert accepted.exit_code == 0, accepted.output
     assert counts(driver, settings.neo4j_database) == {}
-    assert {s.split()[2] for s in schema.CONSTRAINTS} <= _constraint_names(driver)
+    assert {s.split()[2] for s in admin.CONSTRAINTS} <= _constraint_names(driver)
 
 
 def test_counts_prints_each_label(driver: Driver) -> None:

@@ -17,11 +17,11 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from graph.network_scores import compute_and_store
-from graph.settings import PROJECT_ROOT, Settings
-from server.cli import app as cli_app
-from server.cli_analysis import ReadResult, run_read
 from tests.conftest import shared_path
+from weft.graph.network_scores import compute_and_store
+from weft.graph.settings import PROJECT_ROOT, Settings
+from weft.server.cli import app as cli_app
+from weft.server.cli.analysis import ReadResult, run_read
 
 COOKBOOK = PROJECT_ROOT / "queries" / "cookbook.md"
 BUTCHER, RITSOS = "A5032473237", "A5065371627"
@@ -76,7 +76,9 @@ def test_the_cookbook_has_ten_or_more_recipes() -> None:
 
 
 @pytest.mark.parametrize(("title", "cypher", "params"), RECIPES, ids=[t for t, _, _ in RECIPES])
-def test_recipe_runs_read_only_and_answers(graph: Driver, settings: Settings, title: str, cypher: str, params: dict) -> None:
+def test_recipe_runs_read_only_and_answers(
+    graph: Driver, settings: Settings, title: str, cypher: str, params: dict
+) -> None:
     result = run(graph, settings, cypher, params)
     assert result.rows, f"{title} returned no rows"
     assert not result.truncated
@@ -98,7 +100,9 @@ def test_recipe_answers_match_the_raw_json(graph: Driver, settings: Settings) ->
     cypher, params = by_title["Top collaborators of a researcher"]
     result = run(graph, settings, cypher, params)
     top = dict(zip(result.columns, result.rows[0], strict=True))
-    assert (top["openalex_id"], top["shared_papers"]) == (RITSOS, pairs[tuple(sorted((BUTCHER, RITSOS)))]) == (RITSOS, 15)
+    assert (
+        (top["openalex_id"], top["shared_papers"]) == (RITSOS, pairs[tuple(sorted((BUTCHER, RITSOS)))]) == (RITSOS, 15)
+    )
 
     cypher, params = by_title["Strongest collaborations in the graph"]
     result = run(graph, settings, cypher, params)

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
-from graph.ids import internal_id
-from graph.migrate import counts, reset
-from graph.settings import Settings
-from loaders.run import load_paths
 from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
+from weft.graph.identity.ids import internal_id
+from weft.graph.migrate import counts, reset
+from weft.graph.settings import Settings
+from weft.loaders.run import load_paths
 
 LLAMA_ARXIV = "2302.13971"
 LLAMA_OPENALEX = "W4322718191"
@@ -60,7 +60,10 @@ def raw_keys_openalex() -> dict[str, set[str]]:
 
 
 def raw_keys_s2_graph_api() -> dict[str, set[str]]:
-    paper, author = _json("semanticscholar", "graph_api", "Paper.json"), _json("semanticscholar", "graph_api", "Author.json")
+    paper, author = (
+        _json("semanticscholar", "graph_api", "Paper.json"),
+        _json("semanticscholar", "graph_api", "Author.json"),
+    )
     out: dict[str, set[str]] = {}
     for p in [paper, *paper["citations"], *paper["references"], *author["papers"]]:
         if not p["paperId"]:
@@ -87,8 +90,11 @@ def raw_keys_s2_datasets() -> dict[str, set[str]]:
             p = json.loads(line)
             ext = p["externalids"]
             keys = {f"corpus:{p['corpusid']}", "s2:" + p["url"].rsplit("/", 1)[-1]}
-            keys |= {f"{s}:{ext[n].lower() if n == 'DOI' else ext[n]}" for n, s in (
-                ("DOI", "doi"), ("ArXiv", "arxiv"), ("MAG", "mag"), ("PubMed", "pmid")) if ext.get(n)}
+            keys |= {
+                f"{s}:{ext[n].lower() if n == 'DOI' else ext[n]}"
+                for n, s in (("DOI", "doi"), ("ArXiv", "arxiv"), ("MAG", "mag"), ("PubMed", "pmid"))
+                if ext.get(n)
+            }
             out.setdefault(str(p["corpusid"]), set()).update(keys)
     return out
 
@@ -124,10 +130,19 @@ def derived_llama_arxiv_line() -> dict:
     s2 = llama_s2()
     names = [a["name"] for a in s2["authors"]]
     return {
-        "id": LLAMA_ARXIV, "submitter": names[0], "authors": ", ".join(names[:-1]) + " and " + names[-1],
-        "title": s2["title"], "comments": None, "journal-ref": None, "doi": None, "report-no": None,
-        "categories": "cs.CL", "license": None, "abstract": s2["abstract"],
-        "versions": [{"version": "v1", "created": "Mon, 27 Feb 2023 17:11:15 GMT"}], "update_date": "2023-02-28",
+        "id": LLAMA_ARXIV,
+        "submitter": names[0],
+        "authors": ", ".join(names[:-1]) + " and " + names[-1],
+        "title": s2["title"],
+        "comments": None,
+        "journal-ref": None,
+        "doi": None,
+        "report-no": None,
+        "categories": "cs.CL",
+        "license": None,
+        "abstract": s2["abstract"],
+        "versions": [{"version": "v1", "created": "Mon, 27 Feb 2023 17:11:15 GMT"}],
+        "update_date": "2023-02-28",
         "authors_parsed": [[n.rsplit(" ", 1)[-1], n.rsplit(" ", 1)[0], ""] for n in names],
     }
 
@@ -164,7 +179,11 @@ REFERENCE_ORDER = ["arxiv", "openalex", "s2"]
 def llama(driver: Driver, settings: Settings) -> dict:
     rows, _, _ = driver.execute_query(
         "MATCH (p:Paper) WHERE p.arxiv_id = $a OR p.openalex_id = $o OR p.s2_id = $s RETURN p",
-        a=LLAMA_ARXIV, o=LLAMA_OPENALEX, s=llama_s2()["paperId"], database_=settings.neo4j_database)
+        a=LLAMA_ARXIV,
+        o=LLAMA_OPENALEX,
+        s=llama_s2()["paperId"],
+        database_=settings.neo4j_database,
+    )
     assert len(rows) == 1, "LLaMA must be one node"
     return dict(rows[0]["p"])
 
@@ -175,7 +194,11 @@ def test_arxiv_then_openalex_then_s2_is_one_paper_with_every_id(driver: Driver, 
     s2 = llama_s2()
     oa = next(w for w in _entities(_json(*OPENALEX_FILE)) if w["id"].endswith(LLAMA_OPENALEX))
     assert (p["arxiv_id"], p["openalex_id"], p["s2_id"], p["corpus_id"]) == (
-        LLAMA_ARXIV, LLAMA_OPENALEX, s2["paperId"], str(s2["corpusId"]))
+        LLAMA_ARXIV,
+        LLAMA_OPENALEX,
+        s2["paperId"],
+        str(s2["corpusId"]),
+    )
     assert p["id"] == internal_id("Paper", f"arxiv:{LLAMA_ARXIV}")
     assert p["cited_by_count_openalex"] == oa["cited_by_count"]
     assert p["cited_by_count_s2"] == s2["citationCount"]
@@ -187,12 +210,17 @@ def test_arxiv_then_openalex_then_s2_is_one_paper_with_every_id(driver: Driver, 
     assert counts(driver, settings.neo4j_database)["Paper"] == expected
 
 
-def test_id_less_arxiv_authors_are_claimed_by_the_paper_author_list(driver: Driver, settings: Settings, sources) -> None:
+def test_id_less_arxiv_authors_are_claimed_by_the_paper_author_list(
+    driver: Driver, settings: Settings, sources
+) -> None:
     """Rule: an arXiv author slot (same paper, same rank, compatible name) is claimed by an id'd author."""
     load_in_order(driver, settings, sources, REFERENCE_ORDER)
     rows, _, _ = driver.execute_query(
         "MATCH (r:Researcher)-[a:AUTHORED]->(:Paper {arxiv_id: $a}) RETURN r.paper_scoped AS scoped, "
-        "r.openalex_id AS oa, r.s2_id AS s2, a.rank AS rank", a=LLAMA_ARXIV, database_=settings.neo4j_database)
+        "r.openalex_id AS oa, r.s2_id AS s2, a.rank AS rank",
+        a=LLAMA_ARXIV,
+        database_=settings.neo4j_database,
+    )
     assert not [r for r in rows if r["scoped"]]
     assert len([r for r in rows if r["oa"]]) == len([r for r in rows if r["s2"]]) == 14
 
@@ -203,7 +231,9 @@ def test_same_people_from_openalex_and_s2_are_same_name_candidates(driver: Drive
         "MATCH (a:Researcher)-[:AUTHORED]->(:Paper {arxiv_id: $a})<-[:AUTHORED]-(b:Researcher) "
         "WHERE a.openalex_id IS NOT NULL AND b.s2_id IS NOT NULL AND a.name_key = b.name_key "
         "OPTIONAL MATCH (a)-[s:SAME_NAME_AS]-(b) RETURN a.name AS name, s IS NOT NULL AS linked",
-        a=LLAMA_ARXIV, database_=settings.neo4j_database)
+        a=LLAMA_ARXIV,
+        database_=settings.neo4j_database,
+    )
     assert len(rows) == 14 and all(r["linked"] for r in rows)
 
 

@@ -11,10 +11,10 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from graph.errors import InvalidInput, Unavailable
-from graph.settings import Settings
-from server.cli import app as cli_app
-from server.cli_analysis import run_read
+from weft.graph.errors import InvalidInput, Unavailable
+from weft.graph.settings import Settings
+from weft.server.cli import app as cli_app
+from weft.server.cli.analysis import run_read
 
 
 def weft(*args: str):
@@ -42,7 +42,11 @@ def test_parameters_and_the_three_formats(driver: Driver) -> None:
     assert as_json.exit_code == 0, as_json.output
     assert json.loads(as_json.stdout) == [{"i": i, "name": "Ada Lovelace", "twice": 2 * i} for i in (1, 2, 3)]
     as_csv = weft("cypher", query, "-p", "n=2", "-p", 'name="x,y"', "--format", "csv")
-    assert list(csv.reader(io.StringIO(as_csv.stdout))) == [["i", "name", "twice"], ["1", "x,y", "2"], ["2", "x,y", "4"]]
+    assert list(csv.reader(io.StringIO(as_csv.stdout))) == [
+        ["i", "name", "twice"],
+        ["1", "x,y", "2"],
+        ["2", "x,y", "4"],
+    ]
     as_table = weft("cypher", query, "-p", "n=1", "-p", "name=Grace")
     assert as_table.exit_code == 0 and "Grace" in as_table.stdout and "twice" in as_table.stdout
 
@@ -58,7 +62,11 @@ def test_nodes_come_out_as_property_maps(driver: Driver) -> None:
     driver.execute_query("CREATE (:Scratch {name: 'n1'})-[:LINKS {w: 2}]->(:Scratch {name: 'n2'})")
     result = weft("cypher", "MATCH (a)-[r]->(b) RETURN a, r, b", "--format", "json")
     assert json.loads(result.stdout) == [
-        {"a": {"_labels": ["Scratch"], "name": "n1"}, "r": {"_type": "LINKS", "w": 2}, "b": {"_labels": ["Scratch"], "name": "n2"}}
+        {
+            "a": {"_labels": ["Scratch"], "name": "n1"},
+            "r": {"_type": "LINKS", "w": 2},
+            "b": {"_labels": ["Scratch"], "name": "n2"},
+        }
     ]
 
 

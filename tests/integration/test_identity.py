@@ -13,13 +13,13 @@ from pathlib import Path
 
 from neo4j import Driver
 
-from graph.ids import aliases, canonical_keys, internal_id, node_id
-from graph.migrate import counts, reset
-from loaders import openalex, s2
-from loaders.run import load_paths
-from loaders.write import GraphWriter
 from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
+from weft.graph.identity.ids import aliases, canonical_keys, internal_id, node_id
+from weft.graph.migrate import counts, reset
+from weft.loaders import openalex, s2
+from weft.loaders.run import load_paths
+from weft.loaders.write import GraphWriter
 
 LLAMA_OPENALEX = "W4322718191"
 LLAMA_ARXIV = "2302.13971"
@@ -34,8 +34,11 @@ def _entities(*parts: str) -> list[dict]:
 
 
 def _llama_openalex() -> dict:
-    return next(w for w in _entities("openalex", "works", "pages2", "academic_explorer_works_from_2023-01-01.json")
-                if w["id"].endswith(LLAMA_OPENALEX))
+    return next(
+        w
+        for w in _entities("openalex", "works", "pages2", "academic_explorer_works_from_2023-01-01.json")
+        if w["id"].endswith(LLAMA_OPENALEX)
+    )
 
 
 def _llama_s2() -> dict:
@@ -67,8 +70,11 @@ def test_a_row_linking_two_nodes_merges_them_and_order_does_not_matter(driver: D
     _write(driver, [rows_oa], [rows_stub])
     assert len(_one(driver, "MATCH (p:Paper) RETURN p.id")) == 2
     _write(driver, [rows_full])  # names both: the OpenAlex/arXiv node and the S2-only node
-    papers = _one(driver, "MATCH (p:Paper) RETURN p.id AS id, p.aliases AS aliases, "
-                          "COUNT { (p)<-[:AUTHORED]-() } AS authors, p.openalex_id AS oa, p.s2_id AS s2")
+    papers = _one(
+        driver,
+        "MATCH (p:Paper) RETURN p.id AS id, p.aliases AS aliases, "
+        "COUNT { (p)<-[:AUTHORED]-() } AS authors, p.openalex_id AS oa, p.s2_id AS s2",
+    )
     assert len(papers) == 1
     paper = papers[0]
     assert paper["id"] == node_id("Paper", union) == internal_id("Paper", canonical_keys("Paper", union)[0])
@@ -95,8 +101,11 @@ def test_an_orcid_joins_an_openalex_and_an_s2_researcher(driver: Driver, tmp_pat
     reset(driver, "neo4j")
     load_paths(driver, [derived], source="s2")
     load_paths(driver, [shared_path("openalex", "authors", f"{BUTCHER}.json")], source="openalex")
-    rows = _one(driver, "MATCH (r:Researcher) WHERE r.orcid IS NOT NULL RETURN r.id AS id, r.openalex_id AS oa, "
-                        "r.s2_id AS s2, r.aliases AS aliases, r.name AS name, r.h_index_openalex AS h")
+    rows = _one(
+        driver,
+        "MATCH (r:Researcher) WHERE r.orcid IS NOT NULL RETURN r.id AS id, r.openalex_id AS oa, "
+        "r.s2_id AS s2, r.aliases AS aliases, r.name AS name, r.h_index_openalex AS h",
+    )
     assert len(rows) == 1
     keys = {"orcid": orcid, "openalex_id": BUTCHER, "s2_id": "1741339"}
     assert rows[0]["id"] == internal_id("Researcher", f"orcid:{orcid}")
@@ -110,17 +119,26 @@ def test_two_openalex_wei_zhangs_stay_two_researchers_linked_as_candidates(drive
     reset(driver, "neo4j")
     load_paths(driver, files, source="openalex")
     ids = {"A5100609014", "A5100642365"}
-    names = {a["author"]["id"].rsplit("/", 1)[-1]: a["author"]["display_name"]
-             for f in files for w in json.loads(f.read_text())["results"] for a in w["authorships"]
-             if a["author"]["id"].rsplit("/", 1)[-1] in ids}
+    names = {
+        a["author"]["id"].rsplit("/", 1)[-1]: a["author"]["display_name"]
+        for f in files
+        for w in json.loads(f.read_text())["results"]
+        for a in w["authorships"]
+        if a["author"]["id"].rsplit("/", 1)[-1] in ids
+    }
     assert set(names) == ids and set(names.values()) == {"Wei Zhang"}
-    rows = _one(driver, "MATCH (a:Researcher {openalex_id: 'A5100609014'}), (b:Researcher {openalex_id: 'A5100642365'}) "
-                        "OPTIONAL MATCH (a)-[s:SAME_NAME_AS]-(b) RETURN a.id <> b.id AS two, s.evidence AS evidence, "
-                        "startNode(s).id < endNode(s).id AS ordered")
+    rows = _one(
+        driver,
+        "MATCH (a:Researcher {openalex_id: 'A5100609014'}), (b:Researcher {openalex_id: 'A5100642365'}) "
+        "OPTIONAL MATCH (a)-[s:SAME_NAME_AS]-(b) RETURN a.id <> b.id AS two, s.evidence AS evidence, "
+        "startNode(s).id < endNode(s).id AS ordered",
+    )
     assert rows == [{"two": True, "evidence": rows[0]["evidence"], "ordered": True}]
     assert rows[0]["evidence"][0] == "same name key: zhang w"
     # never a merge: no researcher holds two OpenAlex ids, and SAME_NAME_AS joins only same-name people
-    assert _one(driver, "MATCH (a)-[:SAME_NAME_AS]-(b) WHERE a.name_key <> b.name_key RETURN count(*) AS n")[0]["n"] == 0
+    assert (
+        _one(driver, "MATCH (a)-[:SAME_NAME_AS]-(b) WHERE a.name_key <> b.name_key RETURN count(*) AS n")[0]["n"] == 0
+    )
 
 
 def test_the_mearman_search_page(driver: Driver) -> None:
@@ -143,9 +161,15 @@ def test_junk_author_records_are_flagged_and_never_candidates(driver: Driver) ->
 
 
 def test_newer_version_updates_and_older_does_not_overwrite(driver: Driver, tmp_path: Path) -> None:
-    versions = sorted((w for f in ("openalexPro_keypapers.json", "openalexPro_snowball_cited.json")
-                       for w in _entities("openalex", "works", f) if w["id"].endswith("W2741809807")),
-                      key=lambda w: w["updated_date"])
+    versions = sorted(
+        (
+            w
+            for f in ("openalexPro_keypapers.json", "openalexPro_snowball_cited.json")
+            for w in _entities("openalex", "works", f)
+            if w["id"].endswith("W2741809807")
+        ),
+        key=lambda w: w["updated_date"],
+    )
     versions.append(_entities("openalex", "works", "single", "W2741809807.json")[0])
     assert len({w["updated_date"] for w in versions}) == 3
     paths = []
@@ -154,8 +178,9 @@ def test_newer_version_updates_and_older_does_not_overwrite(driver: Driver, tmp_
         paths[-1].write_text(json.dumps(w))
 
     def state() -> dict:
-        return _one(driver, "MATCH (p:Paper {openalex_id: 'W2741809807'}) RETURN p.updated_date AS u, "
-                            "p.cited_by_count AS c")[0]
+        return _one(
+            driver, "MATCH (p:Paper {openalex_id: 'W2741809807'}) RETURN p.updated_date AS u, p.cited_by_count AS c"
+        )[0]
 
     reset(driver, "neo4j")
     load_paths(driver, [paths[0]], source="openalex")

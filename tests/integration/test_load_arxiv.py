@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
-from graph.errors import InvalidInput
-from graph.migrate import counts, reset
-from graph.settings import Settings
-from loaders.run import load_paths
 from tests.conftest import shared_path
+from weft.graph.errors import InvalidInput
+from weft.graph.migrate import counts, reset
+from weft.graph.settings import Settings
+from weft.loaders.run import load_paths
 
 SNAPSHOT = ("arxiv", "arxiv-metadata-oai-snapshot.head200.jsonl")
 
@@ -26,10 +26,13 @@ def raw_records() -> list[dict]:
 def graph_state(driver: Driver, database: str) -> tuple[list, list]:
     """Every node (labels, properties but load times) and relationship (type, ends, properties)."""
     nodes, _, _ = driver.execute_query(
-        "MATCH (n) WHERE NOT n:Meta RETURN labels(n) AS labels, properties(n) AS props", database_=database)
+        "MATCH (n) WHERE NOT n:Meta RETURN labels(n) AS labels, properties(n) AS props", database_=database
+    )
     rels, _, _ = driver.execute_query(
         "MATCH (a)-[r]->(b) RETURN type(r) AS type, coalesce(a.id, a.key) AS a, coalesce(b.id, b.key) AS b, "
-        "properties(r) AS props", database_=database)
+        "properties(r) AS props",
+        database_=database,
+    )
 
     def clean(props: dict) -> dict:
         return {k: v for k, v in props.items() if not k.endswith("_loaded_at")}
@@ -65,7 +68,8 @@ def test_counts_match_the_raw_snapshot(loaded: Driver, settings: Settings) -> No
 def test_paper_properties(loaded: Driver, settings: Settings) -> None:
     record = next(r for r in raw_records() if r["id"] == "0704.0001")
     rows, _, _ = loaded.execute_query(
-        "MATCH (p:Paper {arxiv_id: '0704.0001'}) RETURN p", database_=settings.neo4j_database)
+        "MATCH (p:Paper {arxiv_id: '0704.0001'}) RETURN p", database_=settings.neo4j_database
+    )
     paper = rows[0]["p"]
     assert paper["doi"] == record["doi"].lower()
     assert paper["title"] == " ".join(record["title"].split())
@@ -74,7 +78,9 @@ def test_paper_properties(loaded: Driver, settings: Settings) -> None:
     assert paper["journal_ref"] == record["journal-ref"]
     rows, _, _ = loaded.execute_query(
         "MATCH (p:Paper {arxiv_id: '0704.0002'})-[r:IN_CATEGORY]->(c:Category) "
-        "RETURN c.key AS key, r.primary AS primary ORDER BY key", database_=settings.neo4j_database)
+        "RETURN c.key AS key, r.primary AS primary ORDER BY key",
+        database_=settings.neo4j_database,
+    )
     assert [(r["key"], r["primary"]) for r in rows] == [("arxiv:cs.CG", False), ("arxiv:math.CO", True)]
 
 
@@ -82,13 +88,16 @@ def test_tex_names_are_decoded_in_rank_order(loaded: Driver, settings: Settings)
     rows, _, _ = loaded.execute_query(
         "MATCH (r:Researcher)-[a:AUTHORED]->(:Paper {arxiv_id: $id}) "
         "RETURN r.name AS name, r.paper_scoped AS scoped, a.position AS position ORDER BY a.rank",
-        id="0704.0001", database_=settings.neo4j_database)
+        id="0704.0001",
+        database_=settings.neo4j_database,
+    )
     assert [r["name"] for r in rows] == ["C. Balázs", "E. L. Berger", "P. M. Nadolsky", "C.-P. Yuan"]
     assert [r["position"] for r in rows] == ["first", "middle", "middle", "last"]
     assert all(r["scoped"] for r in rows)
     names, _, _ = loaded.execute_query(
         "MATCH (r:Researcher) WHERE r.name CONTAINS '\\\\' OR r.name CONTAINS '{' RETURN r.name AS name",
-        database_=settings.neo4j_database)
+        database_=settings.neo4j_database,
+    )
     assert names == []
 
 
@@ -102,11 +111,19 @@ def test_reload_changes_nothing(loaded: Driver, settings: Settings) -> None:
 def test_a_later_version_updates_an_earlier_one_does_not(driver: Driver, settings: Settings, tmp_path: Path) -> None:
     reset(driver, settings.neo4j_database)
     record = next(r for r in raw_records() if r["id"] == "0704.0002")
-    later = dict(record, id="0704.0002v3", title="Sparsity-certifying Graph Decompositions (revised)",
-                 versions=[*record["versions"], {"version": "v3", "created": "Tue, 6 Jan 2015 09:00:00 GMT"}],
-                 update_date="2015-01-07")
-    earlier = dict(record, title="Sparsity-certifying Graph Decompositions (first draft)",
-                   versions=record["versions"][:1], update_date="2007-04-01")
+    later = dict(
+        record,
+        id="0704.0002v3",
+        title="Sparsity-certifying Graph Decompositions (revised)",
+        versions=[*record["versions"], {"version": "v3", "created": "Tue, 6 Jan 2015 09:00:00 GMT"}],
+        update_date="2015-01-07",
+    )
+    earlier = dict(
+        record,
+        title="Sparsity-certifying Graph Decompositions (first draft)",
+        versions=record["versions"][:1],
+        update_date="2007-04-01",
+    )
     (tmp_path / "later.jsonl").write_text(json.dumps(later) + "\n", encoding="utf-8")
     (tmp_path / "earlier.jsonl").write_text(json.dumps(earlier) + "\n", encoding="utf-8")
     (tmp_path / "current.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
@@ -129,16 +146,27 @@ def test_a_later_version_updates_an_earlier_one_does_not(driver: Driver, setting
 def test_bad_lines_are_reported_and_the_rest_loads(driver: Driver, settings: Settings, tmp_path: Path) -> None:
     reset(driver, settings.neo4j_database)
     good = raw_records()[:3]
-    lines = [json.dumps(good[0]), "{this is not json", json.dumps({k: v for k, v in good[1].items() if k != "id"}),
-             json.dumps(dict(good[2], id="not-an-arxiv-id")), json.dumps(good[2])]
+    lines = [
+        json.dumps(good[0]),
+        "{this is not json",
+        json.dumps({k: v for k, v in good[1].items() if k != "id"}),
+        json.dumps(dict(good[2], id="not-an-arxiv-id")),
+        json.dumps(good[2]),
+    ]
     path = tmp_path / "mixed.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     rejects = tmp_path / "rejects.jsonl"
     summary = load_paths(driver, [path], source="arxiv", database=settings.neo4j_database, rejects_path=rejects)
     assert summary.read == 5 and summary.rejected == 3
-    assert [(r["file"], r["where"]) for r in summary.rejects] == [(str(path), "line 2"), (str(path), "line 3"), (str(path), "line 4")]
+    assert [(r["file"], r["where"]) for r in summary.rejects] == [
+        (str(path), "line 2"),
+        (str(path), "line 3"),
+        (str(path), "line 4"),
+    ]
     assert len(rejects.read_text(encoding="utf-8").splitlines()) == 3
-    rows, _, _ = driver.execute_query("MATCH (p:Paper) RETURN p.arxiv_id AS id ORDER BY id", database_=settings.neo4j_database)
+    rows, _, _ = driver.execute_query(
+        "MATCH (p:Paper) RETURN p.arxiv_id AS id ORDER BY id", database_=settings.neo4j_database
+    )
     assert [r["id"] for r in rows] == [good[0]["id"], good[2]["id"]]
 
 
@@ -146,7 +174,10 @@ def test_a_file_of_another_format_is_refused_before_writing(driver: Driver, sett
     reset(driver, settings.neo4j_database)
     junk = tmp_path / "notes.json"
     junk.write_text(json.dumps({"hello": "world"}), encoding="utf-8")
-    for paths in ([shared_path(*SNAPSHOT), junk], [shared_path(*SNAPSHOT), shared_path("semanticscholar", "graph_api", "Paper.json")]):
+    for paths in (
+        [shared_path(*SNAPSHOT), junk],
+        [shared_path(*SNAPSHOT), shared_path("semanticscholar", "graph_api", "Paper.json")],
+    ):
         with pytest.raises(InvalidInput):
             load(driver, settings, *paths)
         assert counts(driver, settings.neo4j_database) == {}
@@ -155,7 +186,7 @@ def test_a_file_of_another_format_is_refused_before_writing(driver: Driver, sett
 def test_weft_load_auto_and_arxiv_on_the_command_line(driver: Driver, settings: Settings, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from server.cli import app
+    from weft.server.cli import app
 
     reset(driver, settings.neo4j_database)
     runner = CliRunner()
@@ -164,7 +195,9 @@ def test_weft_load_auto_and_arxiv_on_the_command_line(driver: Driver, settings: 
     refused = runner.invoke(app, ["load", "auto", "--quiet", str(shared_path(*SNAPSHOT)), str(junk)])
     assert refused.exit_code == 2 and "notes.jsonl" in refused.output
     assert counts(driver, settings.neo4j_database) == {}
-    wrong = runner.invoke(app, ["load", "arxiv", "--quiet", str(shared_path("semanticscholar", "graph_api", "Author.json"))])
+    wrong = runner.invoke(
+        app, ["load", "arxiv", "--quiet", str(shared_path("semanticscholar", "graph_api", "Author.json"))]
+    )
     assert wrong.exit_code == 2 and counts(driver, settings.neo4j_database) == {}
     done = runner.invoke(app, ["load", "auto", "--quiet", str(shared_path(*SNAPSHOT))])
     assert done.exit_code == 0, done.output

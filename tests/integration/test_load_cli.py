@@ -9,9 +9,9 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from graph.settings import Settings
-from server.cli import app
 from tests.conftest import shared_path
+from weft.graph.settings import Settings
+from weft.server.cli import app
 
 
 @pytest.fixture()
@@ -27,8 +27,9 @@ def test_load_prints_a_summary_per_file_and_writes_rejects(driver: Driver, runne
     good = json.loads((single / "W2741809807.json").read_text())
     bad.write_text(json.dumps(good) + "\n{not json\n")
     rejects = tmp_path / "rejects.jsonl"
-    result = runner.invoke(app, ["load", "openalex", "--quiet", "--batch-size", "200", "--rejects", str(rejects),
-                                 str(single), str(bad)])
+    result = runner.invoke(
+        app, ["load", "openalex", "--quiet", "--batch-size", "200", "--rejects", str(rejects), str(single), str(bad)]
+    )
     assert result.exit_code == 0, result.output
     files = sorted(single.glob("*.json"))
     for f in files:

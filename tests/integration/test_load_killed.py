@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
-from graph import local_server
-from graph.driver import open_driver
-from graph.migrate import migrate, reset
-from graph.settings import Settings
-from loaders.run import load_paths
 from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
+from weft.graph import local_server
+from weft.graph.driver import open_driver
+from weft.graph.migrate import migrate, reset
+from weft.graph.settings import Settings
+from weft.loaders.run import load_paths
 
 WEFT = str(Path(sys.executable).parent / "weft")
 
@@ -44,7 +44,10 @@ def _start_load(settings: Settings) -> subprocess.Popen[str]:
     env = dict(os.environ, NEO4J_URI=settings.neo4j_uri, NEO4J_PASSWORD=settings.neo4j_password)
     return subprocess.Popen(
         [WEFT, "load", "openalex", *map(str, _works()), "--batch-size", "100", "--quiet"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -88,8 +91,7 @@ def _free_port() -> int:
 def test_a_load_whose_server_stops_fails_cleanly_and_converges_after_restart(
     settings: Settings, reference: tuple
 ) -> None:
-    scratch = replace(settings, neo4j_uri=f"bolt://127.0.0.1:{_free_port()}", neo4j_heap="768m",
-                      neo4j_pagecache="128m")
+    scratch = replace(settings, neo4j_uri=f"bolt://127.0.0.1:{_free_port()}", neo4j_heap="768m", neo4j_pagecache="128m")
     local_server.start(scratch, echo=lambda _m: None)
     try:
         with open_driver(scratch) as driver:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
-from graph.errors import InvalidInput
-from graph.ids import normalize_openalex
-from graph.migrate import counts
-from loaders.run import load_paths
 from tests.conftest import shared_path
+from weft.graph.errors import InvalidInput
+from weft.graph.identity.ids import normalize_openalex
+from weft.graph.migrate import counts
+from weft.loaders.run import load_paths
 
 BUTCHER, RITSOS = "A5032473237", "A5065371627"
 
@@ -71,13 +71,21 @@ def test_node_and_edge_counts_match_the_raw_json(openalex_graph: Driver, raw: di
     pairs = set()
     for w in works.values():
         pairs |= set(itertools.combinations(sorted(set(_authors(w))), 2))
-    cites = {(wid, _short(r)) for wid, w in works.items() for r in w["referenced_works"]
-             if _short(r) in works and _short(r) != wid}  # a work listing itself is no citation
+    cites = {
+        (wid, _short(r))
+        for wid, w in works.items()
+        for r in w["referenced_works"]
+        if _short(r) in works and _short(r) != wid
+    }  # a work listing itself is no citation
     inst_ids = {_short(i["id"]) for w in works.values() for a in w["authorships"] for i in a["institutions"]}
     inst_ids |= {_short(x["institution"]["id"]) for a in raw["authors"] for x in a.get("affiliations") or []}
     inst_ids |= {_short(i["id"]) for i in raw["institutions"]}
-    inst_ids |= {_short(p["id"]) for i in raw["institutions"] for p in i["associated_institutions"]
-                 if p["relationship"] == "parent"}
+    inst_ids |= {
+        _short(p["id"])
+        for i in raw["institutions"]
+        for p in i["associated_institutions"]
+        if p["relationship"] == "parent"
+    }
     found = counts(openalex_graph, "neo4j")
     assert found["Paper"] == len(works) == 725
     assert found["Researcher"] == len(author_ids)
@@ -94,15 +102,18 @@ def test_coauthor_weight_and_one_edge_per_pair(openalex_graph: Driver, raw: dict
     records, _, _ = openalex_graph.execute_query(
         "MATCH (a:Researcher {openalex_id: $a})-[c:COAUTHORED_WITH]-(b:Researcher {openalex_id: $b}) "
         "RETURN c.weight AS w, c.first_year AS f, c.last_year AS l, startNode(c).id < endNode(c).id AS ordered",
-        a=BUTCHER, b=RITSOS,
+        a=BUTCHER,
+        b=RITSOS,
     )
     assert len(records) == 1
     assert records[0]["w"] == shared == 15
     assert (records[0]["f"], records[0]["l"]) == (min(years), max(years))
     assert records[0]["ordered"] is True
     assert _one(openalex_graph, "MATCH (a)-[:COAUTHORED_WITH]->(b)-[:COAUTHORED_WITH]->(a) RETURN count(*)") == 0
-    assert _one(openalex_graph, "MATCH ()-[c:COAUTHORED_WITH]->() WHERE startNode(c).id >= endNode(c).id "
-                                "RETURN count(c)") == 0
+    assert (
+        _one(openalex_graph, "MATCH ()-[c:COAUTHORED_WITH]->() WHERE startNode(c).id >= endNode(c).id RETURN count(c)")
+        == 0
+    )
 
 
 def test_newest_updated_date_wins(openalex_graph: Driver, raw: dict) -> None:
@@ -110,7 +121,10 @@ def test_newest_updated_date_wins(openalex_graph: Driver, raw: dict) -> None:
     assert "W2741809807" in repeated
     records, _, _ = openalex_graph.execute_query(
         "MATCH (p:Paper) WHERE p.openalex_id IN $ids RETURN p.openalex_id AS id, p.updated_date AS u, "
-        "p.cited_by_count_openalex AS c, p.cited_by_count AS shown", ids=sorted(repeated), routing_="r")
+        "p.cited_by_count_openalex AS c, p.cited_by_count AS shown",
+        ids=sorted(repeated),
+        routing_="r",
+    )
     assert len(records) == len(repeated)
     for rec in records:
         newest = raw["works"][rec["id"]]
@@ -124,9 +138,19 @@ def test_authorship_positions_ranks_and_institutions(openalex_graph: Driver, raw
         "MATCH (r:Researcher)-[a:AUTHORED]->(:Paper {openalex_id: 'W2741809807'}) "
         "RETURN r.openalex_id AS id, a.rank AS rank, a.position AS pos, a.raw_name AS raw, "
         "[i IN a.institution_ids | COLLECT { MATCH (x:Institution {id: i}) RETURN x.openalex_id }[0]] AS insts "
-        "ORDER BY rank", routing_="r")
-    expected = [(_short(a["author"]["id"]), i, a["author_position"], a["raw_author_name"],
-                 [_short(x["id"]) for x in a["institutions"]]) for i, a in enumerate(work["authorships"])]
+        "ORDER BY rank",
+        routing_="r",
+    )
+    expected = [
+        (
+            _short(a["author"]["id"]),
+            i,
+            a["author_position"],
+            a["raw_author_name"],
+            [_short(x["id"]) for x in a["institutions"]],
+        )
+        for i, a in enumerate(work["authorships"])
+    ]
     assert [(r["id"], r["rank"], r["pos"], r["raw"], r["insts"]) for r in records] == expected
 
 
@@ -139,21 +163,31 @@ def test_null_titles_and_abstracts_load(openalex_graph: Driver, raw: dict) -> No
 
 
 def test_institution_hierarchy_and_affiliations(openalex_graph: Driver, raw: dict) -> None:
-    parents = {(_short(i["id"]), _short(p["id"])) for i in raw["institutions"] for p in i["associated_institutions"]
-               if p["relationship"] == "parent" and _short(i["id"]) != _short(p["id"])}
+    parents = {
+        (_short(i["id"]), _short(p["id"]))
+        for i in raw["institutions"]
+        for p in i["associated_institutions"]
+        if p["relationship"] == "parent" and _short(i["id"]) != _short(p["id"])
+    }
     records, _, _ = openalex_graph.execute_query(
-        "MATCH (c:Institution)-[:PART_OF]->(p:Institution) RETURN c.openalex_id AS c, p.openalex_id AS p",
-        routing_="r")
+        "MATCH (c:Institution)-[:PART_OF]->(p:Institution) RETURN c.openalex_id AS c, p.openalex_id AS p", routing_="r"
+    )
     assert {(r["c"], r["p"]) for r in records} == parents
     butcher = next(a for a in raw["authors"] if _short(a["id"]) == BUTCHER)
     bangor = next(x for x in butcher["affiliations"] if _short(x["institution"]["id"]) == "I161548249")
-    papers_there = [w for w in raw["works"].values() for a in w["authorships"]
-                    if _short(a["author"]["id"]) == BUTCHER and any(_short(i["id"]) == "I161548249"
-                                                                     for i in a["institutions"])]
+    papers_there = [
+        w
+        for w in raw["works"].values()
+        for a in w["authorships"]
+        if _short(a["author"]["id"]) == BUTCHER and any(_short(i["id"]) == "I161548249" for i in a["institutions"])
+    ]
     years = bangor["years"] + [w["publication_year"] for w in papers_there]
     rec = openalex_graph.execute_query(
         "MATCH (:Researcher {openalex_id: $a})-[r:AFFILIATED_WITH]->(:Institution {openalex_id: 'I161548249'}) "
-        "RETURN r.first_year AS f, r.last_year AS l, r.papers AS n", a=BUTCHER, routing_="r").records[0]
+        "RETURN r.first_year AS f, r.last_year AS l, r.papers AS n",
+        a=BUTCHER,
+        routing_="r",
+    ).records[0]
     assert (rec["f"], rec["l"], rec["n"]) == (min(years), max(years), len(papers_there))
 
 
@@ -161,16 +195,26 @@ def _snapshot(driver: Driver) -> tuple:
     """Counts, co-author weights and every node's properties except load times."""
     weights, _, _ = driver.execute_query(
         "MATCH (a)-[c:COAUTHORED_WITH]->(b) RETURN a.id + '>' + b.id AS k, c.weight AS w, c.first_year AS f, "
-        "c.last_year AS l ORDER BY k", routing_="r")
+        "c.last_year AS l ORDER BY k",
+        routing_="r",
+    )
     nodes, _, _ = driver.execute_query(
         "MATCH (n) WHERE NOT n:Meta RETURN n.id AS id, labels(n)[0] AS label, "
-        "properties(n) AS p ORDER BY label, id, n.key", routing_="r")
+        "properties(n) AS p ORDER BY label, id, n.key",
+        routing_="r",
+    )
     strip = [(r["label"], {k: v for k, v in r["p"].items() if not k.endswith("_loaded_at")}) for r in nodes]
     edges, _, _ = driver.execute_query(
         "MATCH (a)-[r]->(b) RETURN type(r) AS t, coalesce(a.id, a.key) AS a, coalesce(b.id, b.key) AS b, "
-        "properties(r) AS p ORDER BY t, a, b", routing_="r")
-    return (counts(driver, "neo4j"), [tuple(r.values()) for r in weights], strip,
-            [(r["t"], r["a"], r["b"], sorted(r["p"].items())) for r in edges])
+        "properties(r) AS p ORDER BY t, a, b",
+        routing_="r",
+    )
+    return (
+        counts(driver, "neo4j"),
+        [tuple(r.values()) for r in weights],
+        strip,
+        [(r["t"], r["a"], r["b"], sorted(r["p"].items())) for r in edges],
+    )
 
 
 def test_reload_is_idempotent(openalex_graph: Driver) -> None:
@@ -191,9 +235,15 @@ def test_bad_lines_are_reported_and_skipped(openalex_graph: Driver, raw: dict, t
     good = raw["works"]["W2741809807"]
     no_id = {k: v for k, v in good.items() if k != "id"}
     no_id["ids"] = {}
-    lines = [json.dumps(good), '{"id": "https://openalex.org/W1", "title": ', json.dumps(no_id), json.dumps("just a string"),
-             json.dumps({**good, "id": "https://openalex.org/W99999999999", "doi": None, "ids": {},
-                         "authorships": "not a list"})]
+    lines = [
+        json.dumps(good),
+        '{"id": "https://openalex.org/W1", "title": ',
+        json.dumps(no_id),
+        json.dumps("just a string"),
+        json.dumps(
+            {**good, "id": "https://openalex.org/W99999999999", "doi": None, "ids": {}, "authorships": "not a list"}
+        ),
+    ]
     path = tmp_path / "mixed.jsonl.gz"
     with gzip.open(path, "wt") as fh:
         fh.write("\n".join(lines) + "\n")
@@ -204,7 +254,12 @@ def test_bad_lines_are_reported_and_skipped(openalex_graph: Driver, raw: dict, t
     where = [(r["file"], r["where"]) for r in summary.rejects]
     assert where == [(str(path), f"line {n}") for n in (2, 3, 4, 5)]
     assert "authorships" in summary.rejects[3]["reason"]
-    assert [json.loads(x)["where"] for x in rejects.read_text().splitlines()] == ["line 2", "line 3", "line 4", "line 5"]
+    assert [json.loads(x)["where"] for x in rejects.read_text().splitlines()] == [
+        "line 2",
+        "line 3",
+        "line 4",
+        "line 5",
+    ]
     assert counts(openalex_graph, "neo4j") == before
 
 

@@ -11,25 +11,31 @@ import json
 import pytest
 from neo4j import Driver
 
-from graph.migrate import reset
-from loaders import write
-from loaders.run import load_paths
 from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
+from weft.graph.migrate import reset
+from weft.loaders import write
+from weft.loaders.run import load_paths
 
 
 def _a() -> list:
-    return [shared_path("openalex", "works", "single"), shared_path("openalex", "works", "openalexPro_snowball_cited.json"),
-            shared_path("openalex", "works", "author_works", "academic_explorer_author_A5017572309_works.json")]
+    return [
+        shared_path("openalex", "works", "single"),
+        shared_path("openalex", "works", "openalexPro_snowball_cited.json"),
+        shared_path("openalex", "works", "author_works", "academic_explorer_author_A5017572309_works.json"),
+    ]
 
 
 def _b() -> list:
     authors = shared_path("openalex", "authors")
-    return [shared_path("openalex", "works", "openalexPro_keypapers.json"),
-            shared_path("openalex", "works", "openalexPro_snowball_citing.json"),
-            shared_path("openalex", "works", "openalexPro_snowball_keypaper.json"),
-            shared_path("openalex", "works", "academic_explorer_author_A5017898742_works.json"),
-            *sorted(authors.glob("A5*.json")), shared_path("openalex", "institutions", "I161548249.json")]
+    return [
+        shared_path("openalex", "works", "openalexPro_keypapers.json"),
+        shared_path("openalex", "works", "openalexPro_snowball_citing.json"),
+        shared_path("openalex", "works", "openalexPro_snowball_keypaper.json"),
+        shared_path("openalex", "works", "academic_explorer_author_A5017898742_works.json"),
+        *sorted(authors.glob("A5*.json")),
+        shared_path("openalex", "institutions", "I161548249.json"),
+    ]
 
 
 def _load(driver: Driver, *groups: list, batch_size: int = 5000) -> None:
@@ -56,8 +62,11 @@ def _works(paths: list) -> dict[str, dict]:
     for path in paths:
         for file in sorted(path.rglob("*.json")) if path.is_dir() else [path]:
             doc = json.loads(file.read_text())
-            for w in doc["results"] if isinstance(doc, dict) and "results" in doc else (
-                    doc if isinstance(doc, list) else [doc]):
+            for w in (
+                doc["results"]
+                if isinstance(doc, dict) and "results" in doc
+                else (doc if isinstance(doc, list) else [doc])
+            ):
                 if "authorships" in w:
                     found[w["id"].rsplit("/", 1)[-1]] = w
     return found
@@ -65,14 +74,19 @@ def _works(paths: list) -> dict[str, dict]:
 
 def _cites(driver: Driver) -> set[tuple[str, str]]:
     records, _, _ = driver.execute_query(
-        "MATCH (a:Paper)-[:CITES]->(b:Paper) RETURN a.openalex_id AS a, b.openalex_id AS b", routing_="r")
+        "MATCH (a:Paper)-[:CITES]->(b:Paper) RETURN a.openalex_id AS a, b.openalex_id AS b", routing_="r"
+    )
     return {(r["a"], r["b"]) for r in records}
 
 
 def test_b_then_a_and_a_b_a_give_the_same_graph(driver: Driver, reference: tuple) -> None:
     a_works, b_works = _works(_a()), _works(_b())
-    late = {(x, r.rsplit("/", 1)[-1]) for x, w in b_works.items() for r in w["referenced_works"]
-            if r.rsplit("/", 1)[-1] in a_works and r.rsplit("/", 1)[-1] not in b_works}
+    late = {
+        (x, r.rsplit("/", 1)[-1])
+        for x, w in b_works.items()
+        for r in w["referenced_works"]
+        if r.rsplit("/", 1)[-1] in a_works and r.rsplit("/", 1)[-1] not in b_works
+    }
     assert len(late) == 40
     reset(driver, "neo4j")
     _load(driver, _b())
@@ -90,8 +104,9 @@ def test_small_batches_give_the_same_graph(driver: Driver, reference: tuple) -> 
     assert graph_state(driver, "neo4j") == reference
 
 
-def test_an_interrupted_load_converges_when_rerun(driver: Driver, reference: tuple,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_interrupted_load_converges_when_rerun(
+    driver: Driver, reference: tuple, monkeypatch: pytest.MonkeyPatch
+) -> None:
     reset(driver, "neo4j")
     real_write = write.GraphWriter.write
     calls = {"n": 0}

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from neo4j import Driver
 
-from graph.migrate import counts, reset
-from graph.settings import Settings
-from loaders.run import load_paths
 from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
+from weft.graph.migrate import counts, reset
+from weft.graph.settings import Settings
+from weft.loaders.run import load_paths
 
 
 def graph_api(name: str) -> Path:
@@ -59,8 +59,12 @@ def test_graph_api_counts_match_the_raw_files(loaded: Driver, settings: Settings
     papers = {p["paperId"] for p in raw if p["paperId"]}
     authors = {a["authorId"] for p in raw for a in p.get("authors") or [] if a["authorId"]}
     idless = [a for p in raw for a in p.get("authors") or [] if not a["authorId"]]
-    authorships = {(p["paperId"], a["authorId"] or f"{p['paperId']}#{rank}")
-                   for p in raw if p["paperId"] for rank, a in enumerate(p.get("authors") or [])}
+    authorships = {
+        (p["paperId"], a["authorId"] or f"{p['paperId']}#{rank}")
+        for p in raw
+        if p["paperId"]
+        for rank, a in enumerate(p.get("authors") or [])
+    }
     internal = [c for c in paper["citations"] if c["paperId"]] + [r for r in paper["references"] if r["paperId"]]
     found = counts(loaded, settings.neo4j_database)
     assert found["Paper"] == len(papers) == 1068
@@ -70,7 +74,9 @@ def test_graph_api_counts_match_the_raw_files(loaded: Driver, settings: Settings
     scoped = one(loaded, settings, "MATCH (r:Researcher {paper_scoped: true}) RETURN count(r) AS n")["n"]
     assert scoped == 3
     arxiv = one(loaded, settings, "MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL RETURN count(p) AS n")["n"]
-    assert arxiv == len({p["paperId"] for p in raw if p["paperId"] and (p.get("externalIds") or {}).get("ArXiv")}) == 243
+    assert (
+        arxiv == len({p["paperId"] for p in raw if p["paperId"] and (p.get("externalIds") or {}).get("ArXiv")}) == 243
+    )
 
 
 def test_turing_paper_and_author(loaded: Driver, settings: Settings) -> None:
@@ -80,12 +86,17 @@ def test_turing_paper_and_author(loaded: Driver, settings: Settings) -> None:
     assert p["doi"] == paper["externalIds"]["DOI"].lower() and p["corpus_id"] == str(paper["corpusId"])
     assert p["title"] == paper["title"] and p["year"] == 1950
     assert p["cited_by_count_s2"] == paper["citationCount"]
-    cites = one(loaded, settings, "MATCH (:Paper)-[c:CITES]->(:Paper {s2_id: $id}) RETURN count(c) AS n", id=paper["paperId"])
+    cites = one(
+        loaded, settings, "MATCH (:Paper)-[c:CITES]->(:Paper {s2_id: $id}) RETURN count(c) AS n", id=paper["paperId"]
+    )
     assert cites["n"] == len({c["paperId"] for c in paper["citations"] if c["paperId"]})
     r = one(loaded, settings, "MATCH (r:Researcher {s2_id: '2262347'}) RETURN r")["r"]
     # the author profile (a full record) wins over the author as Paper.json mentions it
     assert (r["h_index_s2"], r["works_count_s2"], r["cited_by_count_s2"]) == (
-        author["hIndex"], author["paperCount"], author["citationCount"])
+        author["hIndex"],
+        author["paperCount"],
+        author["citationCount"],
+    )
     assert r["name_key"] == "turing a" and r["is_person"] is True
     n = one(loaded, settings, "MATCH (:Researcher {s2_id: '2262347'})-[:AUTHORED]->(p) RETURN count(p) AS n")["n"]
     assert n == len({p["paperId"] for p in author["papers"]} | {paper["paperId"]})
@@ -93,7 +104,9 @@ def test_turing_paper_and_author(loaded: Driver, settings: Settings) -> None:
 
 def test_two_a_turing_ids_stay_two_researchers_linked_as_same_name(loaded: Driver, settings: Settings) -> None:
     paper, author = raw_graph_api()
-    raw = {p["paperId"]: p for p in [paper, *paper["citations"], *paper["references"], *author["papers"]] if p["paperId"]}
+    raw = {
+        p["paperId"]: p for p in [paper, *paper["citations"], *paper["references"], *author["papers"]] if p["paperId"]
+    }
 
     def slots(p: dict) -> list[str]:
         return [a["authorId"] or f"{p['paperId']}#{rank}" for rank, a in enumerate(p["authors"])]
@@ -107,11 +120,14 @@ def test_two_a_turing_ids_stay_two_researchers_linked_as_same_name(loaded: Drive
     overlap = max(0, min(max(years_a), max(years_b)) - max(min(years_a), min(years_b)) + 1)
     rows, _, _ = loaded.execute_query(
         "MATCH (r:Researcher) WHERE r.s2_id IN ['2262347', '2079681794'] RETURN r.id AS id, r.name_key AS key",
-        database_=settings.neo4j_database)
+        database_=settings.neo4j_database,
+    )
     assert len({r["id"] for r in rows}) == 2 and {r["key"] for r in rows} == {"turing a"}
-    link = one(loaded, settings,
-               "MATCH (a:Researcher {s2_id: '2262347'})-[s:SAME_NAME_AS]-(b:Researcher {s2_id: '2079681794'}) "
-               "RETURN s")["s"]
+    link = one(
+        loaded,
+        settings,
+        "MATCH (a:Researcher {s2_id: '2262347'})-[s:SAME_NAME_AS]-(b:Researcher {s2_id: '2079681794'}) RETURN s",
+    )["s"]
     assert link["shared_coauthors"] == len(co_a & co_b)
     assert link["overlapping_years"] == overlap
     assert link["shared_institutions"] == 0
@@ -132,8 +148,9 @@ def test_dataset_samples(driver: Driver, settings: Settings) -> None:
     reset(driver, settings.neo4j_database)
     summary = load(driver, settings, shared_path("semanticscholar", "datasets_sample"))
     per_file = {Path(f.path).parent.name: f for f in summary.files}
-    assert {k: f.read for k, f in per_file.items()} == {k: 100 for k in (
-        "papers", "authors", "citations", "paper-ids", "abstracts", "tldrs", "publication-venues")}
+    assert {k: f.read for k, f in per_file.items()} == {
+        k: 100 for k in ("papers", "authors", "citations", "paper-ids", "abstracts", "tldrs", "publication-venues")
+    }
     assert summary.rejected == 0, summary.rejects[:3]
     papers, authors = dataset("papers"), dataset("authors")
     found = counts(driver, settings.neo4j_database)
@@ -166,14 +183,23 @@ def test_dataset_rows_attach_to_loaded_papers_by_corpus_id(driver: Driver, setti
         (tmp_path / f"a-{kind}.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
     (tmp_path / "z-papers.jsonl.gz").write_bytes(dataset_file("papers").read_bytes())
     summary = load(driver, settings, tmp_path)
-    assert [Path(f.path).name for f in summary.files][-3:] == ["a-abstracts.jsonl", "a-citations.jsonl", "a-tldrs.jsonl"]
+    assert [Path(f.path).name for f in summary.files][-3:] == [
+        "a-abstracts.jsonl",
+        "a-citations.jsonl",
+        "a-tldrs.jsonl",
+    ]
     assert summary.rejected == 0
     assert counts(driver, settings.neo4j_database)["Paper"] == len(papers)
     p = one(driver, settings, "MATCH (p:Paper {corpus_id: $c}) RETURN p", c=citing)["p"]
     assert p["abstract"] == " ".join(abstract["abstract"].split())
     assert p["tldr"] == tldr["text"]
-    one(driver, settings, "MATCH (:Paper {corpus_id: $a})-[:CITES]->(:Paper {corpus_id: $b}) RETURN 1 AS x",
-        a=citing, b=cited)
+    one(
+        driver,
+        settings,
+        "MATCH (:Paper {corpus_id: $a})-[:CITES]->(:Paper {corpus_id: $b}) RETURN 1 AS x",
+        a=citing,
+        b=cited,
+    )
     before = graph_state(driver, settings.neo4j_database)
     load(driver, settings, tmp_path)
     assert graph_state(driver, settings.neo4j_database) == before
@@ -182,17 +208,26 @@ def test_dataset_rows_attach_to_loaded_papers_by_corpus_id(driver: Driver, setti
 def test_bad_dataset_lines_are_reported_with_file_and_line(driver: Driver, settings: Settings, tmp_path: Path) -> None:
     reset(driver, settings.neo4j_database)
     papers = dataset("papers")
-    lines = [json.dumps(papers[0]), '{"corpusid": 5, "title": "cut short', json.dumps(dict(papers[1], corpusid=None,
-             externalids=None, url=None)), json.dumps(dict(papers[2], corpusid="12x")), json.dumps(papers[3])]
+    lines = [
+        json.dumps(papers[0]),
+        '{"corpusid": 5, "title": "cut short',
+        json.dumps(dict(papers[1], corpusid=None, externalids=None, url=None)),
+        json.dumps(dict(papers[2], corpusid="12x")),
+        json.dumps(papers[3]),
+    ]
     path = tmp_path / "papers-bad.jsonl.gz"
     with gzip.open(path, "wt", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
     summary = load(driver, settings, path)
     assert summary.read == 5 and summary.rejected == 2
     assert [(r["file"], r["where"]) for r in summary.rejects] == [(str(path), "line 2"), (str(path), "line 3")]
-    rows, _, _ = driver.execute_query("MATCH (p:Paper) RETURN p.corpus_id AS c ORDER BY c", database_=settings.neo4j_database)
+    rows, _, _ = driver.execute_query(
+        "MATCH (p:Paper) RETURN p.corpus_id AS c ORDER BY c", database_=settings.neo4j_database
+    )
     # line 4's corpusid is not a number: its externalids.CorpusId (a string) still gives the key
-    assert sorted(r["c"] for r in rows if r["c"]) == sorted(str(p["corpusid"]) for p in (papers[0], papers[2], papers[3]))
+    assert sorted(r["c"] for r in rows if r["c"]) == sorted(
+        str(p["corpusid"]) for p in (papers[0], papers[2], papers[3])
+    )
 
 
 def test_a_graph_api_result_page_loads(driver: Driver, settings: Settings, tmp_path: Path) -> None:

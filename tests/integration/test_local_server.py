@@ -10,8 +10,8 @@ import pytest
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError
 
-from graph import local_server
-from graph.settings import Settings, load_settings
+from weft.graph import local_server
+from weft.graph.settings import Settings, load_settings
 
 
 def _free_port() -> int:

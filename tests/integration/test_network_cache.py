@@ -8,14 +8,14 @@ import json
 import pytest
 from neo4j import Driver
 
-from graph.driver import open_async_driver
-from graph.migrate import reset
-from graph.network import NetworkParams, researcher_network
-from graph.network_cache import VersionedCache
-from graph.reads.reader import GraphReader
-from graph.settings import Settings
-from loaders.run import load_paths
 from tests.conftest import shared_path
+from weft.graph.driver import open_async_driver
+from weft.graph.migrate import reset
+from weft.graph.network import NetworkParams, researcher_network
+from weft.graph.network_cache import VersionedCache
+from weft.graph.reads.reader import GraphReader
+from weft.graph.settings import Settings
+from weft.loaders.run import load_paths
 
 KUNCHEVA = "A5039168231"
 FAITHFULL_WORKS = ("openalex", "works", "author_works", "academic_explorer_author_A5017572309_works.json")

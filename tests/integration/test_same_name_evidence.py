@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from neo4j import Driver
 
-from queries import derive
+from weft.queries import derive
 
 GRAPH = """
 CREATE (a:Researcher {id: 'r-undated', name: 'Wei Zhang', name_key: 'zhang w'}),
@@ -21,7 +21,8 @@ CREATE (a:Researcher {id: 'r-undated', name: 'Wei Zhang', name_key: 'zhang w'}),
 def _evidence(driver: Driver, a: str, b: str) -> dict:
     records, _, _ = driver.execute_query(
         "MATCH (:Researcher {id: $a})-[s:SAME_NAME_AS]->(:Researcher {id: $b}) RETURN properties(s) AS s",
-        a=a, b=b,
+        a=a,
+        b=b,
     )
     return records[0]["s"]
 

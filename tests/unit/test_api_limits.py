@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from graphql import GraphQLError, parse
 
-from graph.errors import InvalidInput, NotFound, Unavailable
-from schema.errors import coded
-from schema.limits import LIST_FACTOR, MAX_COST, QueryCost
-from schema.root import build_schema
-from server.app import preferred_media_type
+from weft.graph.errors import InvalidInput, NotFound, Unavailable
+from weft.schema.errors import coded
+from weft.schema.limits import LIST_FACTOR, MAX_COST, QueryCost
+from weft.schema.root import build_schema
+from weft.server.app import preferred_media_type
 
 SCHEMA = build_schema()._schema
 

@@ -6,9 +6,9 @@ import base64
 
 import pytest
 
-from graph.errors import InvalidInput
-from schema.common import Connection
-from schema.paging import Window, check_range, decode_cursor, encode_cursor, window
+from weft.graph.errors import InvalidInput
+from weft.schema.common import Connection
+from weft.schema.paging import Window, check_range, decode_cursor, encode_cursor, window
 
 
 def test_cursor_round_trip_and_opacity() -> None:
@@ -18,7 +18,9 @@ def test_cursor_round_trip_and_opacity() -> None:
         assert decode_cursor(cursor) == offset
 
 
-@pytest.mark.parametrize("bad", ["", "abc", "!!!", base64.urlsafe_b64encode(b"other:5").decode(), encode_cursor(3) + "x"])
+@pytest.mark.parametrize(
+    "bad", ["", "abc", "!!!", base64.urlsafe_b64encode(b"other:5").decode(), encode_cursor(3) + "x"]
+)
 def test_bad_cursor_names_argument(bad: str) -> None:
     with pytest.raises(InvalidInput) as err:
         decode_cursor(bad)

@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
-from loaders import arxiv
-from loaders.names import name_key
-from loaders.rows import MENTION, RejectedRecord
 from tests.conftest import shared_path
+from weft.graph.identity.names import name_key
+from weft.loaders import arxiv
+from weft.loaders.rows import MENTION, RejectedRecord
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,10 @@ def test_category_names_from_the_taxonomy(records: list[dict]) -> None:
     names = {n.keys["key"]: n.props["name"] for n in rows.nodes if n.label == "Category"}
     assert names == {"arxiv:math.CO": "Combinatorics", "arxiv:cs.CG": "Computational Geometry"}
     unknown = arxiv.build_rows(dict(records[0], categories="xx.YY hep-ph"))
-    assert [n.props["name"] for n in unknown.nodes if n.label == "Category"] == ["xx.YY", "High Energy Physics - Phenomenology"]
+    assert [n.props["name"] for n in unknown.nodes if n.label == "Category"] == [
+        "xx.YY",
+        "High Energy Physics - Phenomenology",
+    ]
 
 
 def test_tex_names_are_decoded(records: list[dict]) -> None:
@@ -169,26 +172,38 @@ def test_titles_and_abstracts_lose_hard_line_breaks(records: list[dict]) -> None
         assert props["abstract"] == " ".join(record["abstract"].split())
     math = arxiv.build_rows(next(r for r in records if "$\\Lambda_{\\alpha}$" in r["title"])).nodes[0]
     assert math.props["title"] == "From dyadic $\\Lambda_{\\alpha}$ to $\\Lambda_{\\alpha}$"
-    accented = next(r for r in records if "Gr\\\"obner" in r["title"])
+    accented = next(r for r in records if 'Gr\\"obner' in r["title"])
     assert "Gröbner" in arxiv.build_rows(accented).nodes[0].props["title"]
 
 
 def test_the_collaboration_author_is_flagged(records: list[dict]) -> None:
-    flagged = [n.props["name"] for r in records for n in arxiv.build_rows(r).nodes
-               if n.label == "Researcher" and not n.props["is_person"]]
+    flagged = [
+        n.props["name"]
+        for r in records
+        for n in arxiv.build_rows(r).nodes
+        if n.label == "Researcher" and not n.props["is_person"]
+    ]
     assert flagged == ["The BABAR Collaboration"]
 
 
-@pytest.mark.parametrize("bad", [[], "0704.0001", {"title": "no id"}, {"id": None}, {"id": "not-an-id"}, {"id": 704.0001}])
+@pytest.mark.parametrize(
+    "bad", [[], "0704.0001", {"title": "no id"}, {"id": None}, {"id": "not-an-id"}, {"id": 704.0001}]
+)
 def test_bad_records_are_rejected_with_a_reason(bad: object) -> None:
     with pytest.raises(RejectedRecord):
         arxiv.build_rows(bad)
 
 
 def test_wrong_types_inside_a_record_do_not_crash(records: list[dict]) -> None:
-    record = dict(by_id(records, "0704.0001"), versions="v1", categories=None, authors_parsed="x", title=7,
-                  abstract=None, doi=12)
+    record = dict(
+        by_id(records, "0704.0001"), versions="v1", categories=None, authors_parsed="x", title=7, abstract=None, doi=12
+    )
     rows = arxiv.build_rows(record)
     assert rows.nodes[0].keys == {"arxiv_id": "0704.0001"}
     assert rows.nodes[0].props["title"] is None and rows.nodes[0].source_props["versions"] is None
-    assert [n.props["name"] for n in rows.nodes if n.label == "Researcher"] == ["C. Balázs", "E. L. Berger", "P. M. Nadolsky", "C.-P. Yuan"]
+    assert [n.props["name"] for n in rows.nodes if n.label == "Researcher"] == [
+        "C. Balázs",
+        "E. L. Berger",
+        "P. M. Nadolsky",
+        "C.-P. Yuan",
+    ]

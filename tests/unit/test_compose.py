@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import yaml
 
-from graph.local_server import Instance, write_config
-from graph.settings import PROJECT_ROOT, load_settings
+from weft.graph.local_server import Instance, write_config
+from weft.graph.settings import PROJECT_ROOT, load_settings
 
 
 def _setting_name(env_name: str) -> str:

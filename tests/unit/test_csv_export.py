@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from graph.bulk_import import admin_import_args, failure_summary, read_manifest
-from graph.errors import InvalidInput
-from loaders.csv_derived import coauthor_pairs, overlap_years
-from loaders.csv_export import MemoryGraph
-from loaders.csv_files import (
+from tests.conftest import shared_path
+from weft.graph.bulk_import import admin_import_args, failure_summary, read_manifest
+from weft.graph.errors import InvalidInput
+from weft.loaders.csv_derived import coauthor_pairs, overlap_years
+from weft.loaders.csv_export import MemoryGraph
+from weft.loaders.csv_files import (
     ARRAY_DELIMITER,
     GraphBuffer,
     column_type,
     format_field,
     write_import_csv,
 )
-from tests.conftest import shared_path
 
 
 def test_column_types_follow_the_values() -> None:
@@ -70,9 +70,7 @@ def test_export_folder_has_typed_headers_and_a_manifest(tmp_path: Path) -> None:
     assert (tmp_path / "rels_AUTHORED_Researcher_Paper.header.csv").read_text() == (
         ":START_ID(Researcher),:END_ID(Paper),rank:long\n"
     )
-    assert (tmp_path / "nodes_Paper.csv").read_text() == (
-        '"p1","Two\nlines",,2001\n"p2","One","v1@2007-04-02",\n'
-    )
+    assert (tmp_path / "nodes_Paper.csv").read_text() == ('"p1","Two\nlines",,2001\n"p2","One","v1@2007-04-02",\n')
     assert manifest["multiline_files"] == ["nodes_Paper.csv"]
     assert manifest["counts"] == {"AUTHORED": 1, "Paper": 2, "REFERENCES": 1, "Ref": 1, "Researcher": 1}
     assert read_manifest(tmp_path) == json.loads((tmp_path / "manifest.json").read_text())
@@ -97,7 +95,9 @@ def test_admin_arguments_put_the_database_first(tmp_path: Path) -> None:
 def test_manifest_problems_are_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput, match="no manifest.json"):
         read_manifest(tmp_path)
-    (tmp_path / "manifest.json").write_text('{"nodes": [{"labels": "Paper", "files": ["gone.csv"]}], "relationships": []}')
+    (tmp_path / "manifest.json").write_text(
+        '{"nodes": [{"labels": "Paper", "files": ["gone.csv"]}], "relationships": []}'
+    )
     with pytest.raises(InvalidInput, match="gone.csv"):
         read_manifest(tmp_path)
     (tmp_path / "manifest.json").write_text("[1, 2]")
@@ -120,8 +120,9 @@ def test_failure_summary_keeps_causes_and_drops_stack_frames() -> None:
 
 
 def test_coauthor_pairs_count_shared_papers_and_span_years() -> None:
-    pairs = coauthor_pairs({"p1": ["r2", "r1", "r3"], "p2": ["r1", "r2"], "p3": ["r2", "r1"]},
-                           {"p1": 2001, "p2": None, "p3": 2010})
+    pairs = coauthor_pairs(
+        {"p1": ["r2", "r1", "r3"], "p2": ["r1", "r2"], "p3": ["r2", "r1"]}, {"p1": 2001, "p2": None, "p3": 2010}
+    )
     assert pairs == {("r1", "r2"): (3, 2001, 2010), ("r1", "r3"): (1, 2001, 2001), ("r2", "r3"): (1, 2001, 2001)}
 
 
@@ -138,7 +139,7 @@ def _works_file() -> Path:
 
 
 def _graph(records: list[dict]) -> GraphBuffer:
-    from loaders.openalex import build_rows
+    from weft.loaders.openalex import build_rows
 
     graph = MemoryGraph()
     for record in records:
@@ -166,7 +167,10 @@ def test_memory_graph_is_idempotent_and_order_independent() -> None:
 
     def snapshot(buffer: GraphBuffer) -> tuple:
         nodes = {label: sorted(str(sorted(n.items())) for n in ns.values()) for label, ns in buffer.nodes.items()}
-        rels = {k: sorted((a, b, str(sorted(p.items()))) for (a, b), p in v.items()) for k, v in buffer.relationships.items()}
+        rels = {
+            k: sorted((a, b, str(sorted(p.items()))) for (a, b), p in v.items())
+            for k, v in buffer.relationships.items()
+        }
         return nodes, rels
 
     once = snapshot(_graph(works))

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from loaders import arxiv, openalex, s2
-from loaders.detect import FileFormat, classify, detect_file, detect_files
-from loaders.reader import UnknownFormat
 from tests.conftest import shared_path
+from weft.loaders import arxiv, openalex, s2
+from weft.loaders.detect import FileFormat, classify, detect_file, detect_files
+from weft.loaders.reader import UnknownFormat
 
 
 def expected_format(path: Path) -> tuple[str, str]:
@@ -29,10 +29,7 @@ def expected_format(path: Path) -> tuple[str, str]:
 
 def test_every_shared_file_is_detected() -> None:
     found = detect_files([shared_path()])
-    expected_files = sorted(
-        p for p in shared_path().rglob("*")
-        if p.is_file() and not p.name.endswith((".md", ".txt"))
-    )
+    expected_files = sorted(p for p in shared_path().rglob("*") if p.is_file() and not p.name.endswith((".md", ".txt")))
     assert sorted(p for p, _ in found) == expected_files
     for path, fmt in found:
         assert (fmt.source, fmt.kind) == expected_format(path), path
@@ -45,8 +42,9 @@ def test_builders_follow_the_format() -> None:
     assert detect_file(shared_path("semanticscholar", "graph_api", "Author.json")).kind == "author"
     assert detect_file(shared_path("arxiv", "arxiv-metadata-oai-snapshot.head200.jsonl")).build_rows is arxiv.build_rows
     assert detect_file(shared_path("openalex", "works", "single", "W2741809807.json")).build_rows is openalex.build_rows
-    venues = detect_file(shared_path("semanticscholar", "datasets_sample", "publication-venues",
-                                     "publication-venues-sample.jsonl.gz"))
+    venues = detect_file(
+        shared_path("semanticscholar", "datasets_sample", "publication-venues", "publication-venues-sample.jsonl.gz")
+    )
     assert venues.kind == "dataset:publication-venues" and venues.container == "jsonl"
 
 
@@ -85,12 +83,18 @@ def test_gzipped_and_plain_files_detect_alike(tmp_path: Path) -> None:
     [
         ("notes.json", b"hello, this is not JSON\n", "not JSON"),
         ("empty.jsonl", b"", "empty"),
-        ("crossref.json", json.dumps({"DOI": "10.1/x", "title": ["A"], "author": []}).encode(), "not an OpenAlex, Semantic Scholar or arXiv file"),
+        (
+            "crossref.json",
+            json.dumps({"DOI": "10.1/x", "title": ["A"], "author": []}).encode(),
+            "not an OpenAlex, Semantic Scholar or arXiv file",
+        ),
         ("numbers.jsonl", b"1\n2\n3\n", "not"),
         ("broken.jsonl", b'{"id": \n{"also": broken\n', "no readable record"),
     ],
 )
-def test_unknown_files_are_refused_before_anything_is_written(tmp_path: Path, name: str, content: bytes, message: str) -> None:
+def test_unknown_files_are_refused_before_anything_is_written(
+    tmp_path: Path, name: str, content: bytes, message: str
+) -> None:
     bad = tmp_path / name
     bad.write_bytes(content)
     good = tmp_path / "W2741809807.json"
@@ -130,7 +134,7 @@ def test_file_format_describes_itself() -> None:
 
 
 def test_run_hooks_detect_source_and_load_order() -> None:
-    from loaders.detect import detect_source, load_order
+    from weft.loaders.detect import detect_source, load_order
 
     paper = shared_path("semanticscholar", "graph_api", "Paper.json")
     assert detect_source(paper, {"paperId": "x"}) == "s2"

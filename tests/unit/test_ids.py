@@ -1,4 +1,4 @@
-"""graph.ids: canonical keys, internal ids, aliases and key normalisation (pure)."""
+"""graph.identity.ids: canonical keys, internal ids, aliases and key normalisation (pure)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from graph.ids import (
+from weft.graph.identity.ids import (
     aliases,
     canonical_keys,
     category_key,
@@ -33,14 +33,17 @@ def test_internal_id_is_stable_prefixed_and_url_safe() -> None:
     assert internal_id("Paper", "doi:10.1/a") != internal_id("Paper", "doi:10.1/b")
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("https://doi.org/10.7717/PEERJ.4375", "10.7717/peerj.4375"),
-    ("doi:10.1000/XYZ", "10.1000/xyz"),
-    ("http://dx.doi.org/10.1000/abc", "10.1000/abc"),
-    ("10.1000/abc", "10.1000/abc"),
-    ("not a doi", None),
-    (None, None),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("https://doi.org/10.7717/PEERJ.4375", "10.7717/peerj.4375"),
+        ("doi:10.1000/XYZ", "10.1000/xyz"),
+        ("http://dx.doi.org/10.1000/abc", "10.1000/abc"),
+        ("10.1000/abc", "10.1000/abc"),
+        ("not a doi", None),
+        (None, None),
+    ],
+)
 def test_normalize_doi(raw, expected) -> None:
     assert normalize_doi(raw) == expected
 
@@ -62,10 +65,22 @@ def test_normalize_other_ids() -> None:
 def test_paper_keys_turn_an_arxiv_doi_into_the_arxiv_id() -> None:
     assert paper_keys(doi="https://doi.org/10.48550/arXiv.2302.13971") == {"arxiv_id": "2302.13971"}
     assert paper_keys(doi="10.48550/arxiv.2302.13971", arxiv="2302.13971v3") == {"arxiv_id": "2302.13971"}
-    keys = paper_keys(doi="https://doi.org/10.7717/peerj.4375", openalex="https://openalex.org/W2741809807",
-                      mag="2741809807", pmid="https://pubmed.ncbi.nlm.nih.gov/29456894", corpus=123, s2=" abc ")
-    assert keys == {"doi": "10.7717/peerj.4375", "openalex_id": "W2741809807", "mag_id": "2741809807",
-                    "pmid": "29456894", "corpus_id": "123", "s2_id": "abc"}
+    keys = paper_keys(
+        doi="https://doi.org/10.7717/peerj.4375",
+        openalex="https://openalex.org/W2741809807",
+        mag="2741809807",
+        pmid="https://pubmed.ncbi.nlm.nih.gov/29456894",
+        corpus=123,
+        s2=" abc ",
+    )
+    assert keys == {
+        "doi": "10.7717/peerj.4375",
+        "openalex_id": "W2741809807",
+        "mag_id": "2741809807",
+        "pmid": "29456894",
+        "corpus_id": "123",
+        "s2_id": "abc",
+    }
     assert paper_keys(openalex="https://openalex.org/A123") == {}  # an author id is no paper key
     assert paper_keys(corpus="0042") == paper_keys(corpus=42) == {"corpus_id": "42"}
 
@@ -75,7 +90,10 @@ def test_canonical_keys_are_ranked_and_the_best_gives_the_id() -> None:
     assert canonical_keys("Paper", keys) == ["doi:10.1/x", "arxiv:2302.13971", "openalex:W1", "pmid:1"]
     assert node_id("Paper", keys) == internal_id("Paper", "doi:10.1/x")
     assert canonical_keys("Researcher", {"openalex_id": "A1", "orcid": "0000-0001-0000-0000", "s2_id": "9"}) == [
-        "orcid:0000-0001-0000-0000", "openalex:A1", "s2:9"]
+        "orcid:0000-0001-0000-0000",
+        "openalex:A1",
+        "s2:9",
+    ]
     assert canonical_keys("Institution", {"openalex_id": "I1", "ror": "0abcdef12"}) == ["ror:0abcdef12", "openalex:I1"]
     assert canonical_keys("Category", {"key": "arxiv:cs.LG"}) == ["arxiv:cs.LG"]
     with pytest.raises(ValueError, match="hard key"):

@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
-from loaders.claims import plan_claims
+from weft.loaders.claims import plan_claims
 
 
-def slot(researcher: str, rank: int, name: str, key_rank: int, sources: list[str], *, scoped: bool = False,
-         claimed: list[str] | None = None, paper: str = "p1") -> dict:
-    return {"paper": paper, "rank": rank, "researcher": researcher, "scoped": scoped, "name": name,
-            "key_rank": key_rank, "sources": sources, "claimed": claimed or []}
+def slot(
+    researcher: str,
+    rank: int,
+    name: str,
+    key_rank: int,
+    sources: list[str],
+    *,
+    scoped: bool = False,
+    claimed: list[str] | None = None,
+    paper: str = "p1",
+) -> dict:
+    return {
+        "paper": paper,
+        "rank": rank,
+        "researcher": researcher,
+        "scoped": scoped,
+        "name": name,
+        "key_rank": key_rank,
+        "sources": sources,
+        "claimed": claimed or [],
+    }
 
 
 def test_scoped_slot_goes_to_the_best_compatible_claimant_at_the_same_rank() -> None:
@@ -43,7 +60,13 @@ def test_a_claimant_hands_claimed_sources_to_a_better_one() -> None:
 
 
 def test_ties_on_key_rank_go_to_the_smaller_id_whatever_the_input_order() -> None:
-    slots = [slot("rz", 0, "Naman Goyal", 1, ["openalex"]), slot("ra", 0, "Naman Goyal", 1, ["openalex"]),
-             slot("rs", 0, "N. Goyal", 3, ["arxiv"], scoped=True)]
-    assert plan_claims(slots) == plan_claims(list(reversed(slots))) == [
-        {"paper": "p1", "from": "rs", "to": "ra", "sources": ["arxiv"]}]
+    slots = [
+        slot("rz", 0, "Naman Goyal", 1, ["openalex"]),
+        slot("ra", 0, "Naman Goyal", 1, ["openalex"]),
+        slot("rs", 0, "N. Goyal", 3, ["arxiv"], scoped=True),
+    ]
+    assert (
+        plan_claims(slots)
+        == plan_claims(list(reversed(slots)))
+        == [{"paper": "p1", "from": "rs", "to": "ra", "sources": ["arxiv"]}]
+    )

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from loaders.reader import Item, Problem, UnknownFormat, data_files, read_records, sniff
-from loaders.write import same_name_pairs
 from tests.conftest import shared_path
+from weft.loaders.reader import Item, Problem, UnknownFormat, data_files, read_records, sniff
+from weft.loaders.write import same_name_pairs
 
 
 def _items(path: Path) -> list:
@@ -33,8 +33,12 @@ def test_jsonl_gz_and_bad_lines(tmp_path: Path) -> None:
         fh.write('{"id": 1}\n\n{"id": 2\n[{"id": 3}, {"id": 4}]\n{"meta": {}, "results": [{"id": 5}]}\n')
     items = _items(path)
     assert [(type(i).__name__, i.where) for i in items] == [
-        ("Item", "line 1"), ("Problem", "line 3"), ("Item", "line 4 [0]"), ("Item", "line 4 [1]"),
-        ("Item", "line 5 results[0]")]
+        ("Item", "line 1"),
+        ("Problem", "line 3"),
+        ("Item", "line 4 [0]"),
+        ("Item", "line 4 [1]"),
+        ("Item", "line 5 results[0]"),
+    ]
     assert "malformed JSON" in items[1].reason and items[1].raw.startswith('{"id": 2')
     assert sniff(path) == ("jsonl", {"id": 1})
 
@@ -82,6 +86,5 @@ def test_same_name_pairs_are_compatible_people_only() -> None:
         {"name_key": "zhang w", "id": "r7", "name": "Wei Zhang", "is_person": True},
         {"name_key": "zhang w", "id": "r6", "name": "Wei Zhang", "is_person": True},
     ]
-    assert same_name_pairs(members) == [
-        {"a": "r1", "b": "r2"}, {"a": "r1", "b": "r3"}, {"a": "r6", "b": "r7"}]
+    assert same_name_pairs(members) == [{"a": "r1", "b": "r2"}, {"a": "r1", "b": "r3"}, {"a": "r6", "b": "r7"}]
     assert same_name_pairs(members, bucket_limit=2) == [{"a": "r6", "b": "r7"}]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graph.ids import internal_id
-from graph.lookup_ids import (
+from weft.graph.identity.ids import internal_id
+from weft.graph.identity.lookup import (
     IdKey,
     escape_lucene,
     fold_name,
@@ -61,7 +61,9 @@ def test_internal_paper_id_and_slug() -> None:
     assert parse_paper_id(RESEARCHER_ID) == []
 
 
-@pytest.mark.parametrize("raw", ["", "   ", "hello world", "W", "10.1/x", "A5032473237", "'; MATCH (n) DETACH DELETE n //"])
+@pytest.mark.parametrize(
+    "raw", ["", "   ", "hello world", "W", "10.1/x", "A5032473237", "'; MATCH (n) DETACH DELETE n //"]
+)
 def test_not_a_paper_id(raw: str) -> None:
     assert parse_paper_id(raw) == []
 

@@ -7,7 +7,8 @@ import unicodedata
 
 import pytest
 
-from loaders.names import (
+from tests.conftest import shared_path
+from weft.graph.identity.names import (
     clean_name,
     clean_whitespace,
     decode_tex,
@@ -17,7 +18,6 @@ from loaders.names import (
     split_author_list,
     split_name,
 )
-from tests.conftest import shared_path
 
 
 def arxiv_records() -> list[dict]:
@@ -36,7 +36,10 @@ def openalex_results(*parts: str) -> list[dict]:
         (r"P\'eter E. Frenkel", "Péter E. Frenkel"),
         (r"R. Tom\`as", "R. Tomàs"),
         (r"Mikkel {\O}bro", "Mikkel Øbro"),
-        (r"Rastislav \v{S}r\'amek, Bro\v{n}a Brejov\'a, Tom\'a\v{s} Vina\v{r}", "Rastislav Šrámek, Broňa Brejová, Tomáš Vinař"),
+        (
+            r"Rastislav \v{S}r\'amek, Bro\v{n}a Brejov\'a, Tom\'a\v{s} Vina\v{r}",
+            "Rastislav Šrámek, Broňa Brejová, Tomáš Vinař",
+        ),
         (r"Franz G\"ahler", "Franz Gähler"),
         (r"{\"U}nz{\"u}le", "Ünzüle"),
         (r"Fran\c{c}ois", "François"),
@@ -145,7 +148,13 @@ def test_non_person_records_on_the_real_search_pages() -> None:
 def test_non_person_heuristics() -> None:
     for junk in ("Iosr Journals", "The BABAR Collaboration", "R Core Team", "The Lancet", "", "_ _", "None &NA;"):
         assert not is_person_name(junk), junk
-    for person in ("Ünzüle KELEŞ", "Letícia de Sá Fernandes Vallim da Silva", "A Boyle", "Quee-Lim Ch'ng", "Mikkel Øbro"):
+    for person in (
+        "Ünzüle KELEŞ",
+        "Letícia de Sá Fernandes Vallim da Silva",
+        "A Boyle",
+        "Quee-Lim Ch'ng",
+        "Mikkel Øbro",
+    ):
         assert is_person_name(person), person
 
 

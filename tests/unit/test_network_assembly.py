@@ -8,17 +8,17 @@ import json
 import networkx as nx
 import pytest
 
-from graph.analytics import centrality, communities, components, structure
-from graph.errors import InvalidInput
-from graph.network import NetworkParams, ego_graph_from_rows, keep_most_relevant, window_ties
-from graph.network_cache import MISSING, VersionedCache
-from graph.network_institutions import institution_network_from_rows
-from graph.network_paths import check_path_args, result_from_row
-from graph.network_scores import score_rows
-from graph.nx_bridge import canonical_graph, coauthor_graph_from_rows
-from server import exports
-from server.cli_analysis import parse_param
-from server.network_routes import params_from_query
+from weft.graph.analytics import centrality, communities, components, structure
+from weft.graph.errors import InvalidInput
+from weft.graph.network import NetworkParams, ego_graph_from_rows, keep_most_relevant, window_ties
+from weft.graph.network_cache import MISSING, VersionedCache
+from weft.graph.network_institutions import institution_network_from_rows
+from weft.graph.network_paths import check_path_args, result_from_row
+from weft.graph.network_scores import score_rows
+from weft.graph.nx_bridge import canonical_graph, coauthor_graph_from_rows
+from weft.server import exports
+from weft.server.cli.analysis import parse_param
+from weft.server.network_routes import params_from_query
 
 
 def tie(target: str, weight: int, first: int = 2000, last: int = 2001) -> dict:
@@ -226,7 +226,7 @@ def test_whole_graph_scores_and_params() -> None:
 def test_analytics_wanted_reads_the_selection_through_fragments() -> None:
     from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField
 
-    from schema.network import analytics_wanted
+    from weft.schema.network import analytics_wanted
 
     def field(name: str, *children: object) -> SelectedField:
         return SelectedField(name=name, directives={}, arguments={}, selections=list(children))

@@ -7,20 +7,20 @@ import importlib
 
 import pytest
 
-from server.pages import network_page_html
+from weft.server.pages import network_page_html
 
 MODULES = [
-    "graph.analytics.communities",
-    "graph.analytics.centrality",
-    "graph.analytics.components",
-    "graph.analytics.structure",
-    "graph.nx_bridge",
-    "graph.network",
-    "graph.network_cache",
-    "graph.network_paths",
-    "graph.network_institutions",
-    "graph.network_scores",
-    "server.cli_analysis",
+    "weft.graph.analytics.communities",
+    "weft.graph.analytics.centrality",
+    "weft.graph.analytics.components",
+    "weft.graph.analytics.structure",
+    "weft.graph.nx_bridge",
+    "weft.graph.network",
+    "weft.graph.network_cache",
+    "weft.graph.network_paths",
+    "weft.graph.network_institutions",
+    "weft.graph.network_scores",
+    "weft.server.cli.analysis",
 ]
 
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from graph.ids import canonical_keys
-from loaders.openalex import abstract_text, accepts, build_rows, institution_name_key, kind
-from loaders.rows import FULL_RECORD, MENTION, RejectedRecord
 from tests.conftest import shared_path
+from weft.graph.identity.ids import canonical_keys
+from weft.loaders.openalex import abstract_text, accepts, build_rows, institution_name_key, kind
+from weft.loaders.rows import FULL_RECORD, MENTION, RejectedRecord
 
 
 def _load(*parts: str):
@@ -33,8 +33,12 @@ def test_work_rows_state_paper_authors_institutions_categories_references() -> N
     rows = build_rows(work)
     paper = rows.nodes[0]
     assert (paper.label, paper.level) == ("Paper", FULL_RECORD)
-    assert paper.keys == {"doi": "10.7717/peerj.4375", "openalex_id": "W2741809807", "mag_id": "2741809807",
-                          "pmid": "29456894"}
+    assert paper.keys == {
+        "doi": "10.7717/peerj.4375",
+        "openalex_id": "W2741809807",
+        "mag_id": "2741809807",
+        "pmid": "29456894",
+    }
     assert paper.props["title"] == work["display_name"]
     assert paper.props["year"] == 2018 and paper.updated == work["updated_date"]
     assert paper.source_props == {"cited_by_count_openalex": work["cited_by_count"]}
@@ -43,12 +47,19 @@ def test_work_rows_state_paper_authors_institutions_categories_references() -> N
 
     authored = _rels(rows, "AUTHORED")
     assert [(a.start, a.props["rank"], a.props["position"]) for a in authored] == [
-        (f"orcid:{x['author']['orcid'].rsplit('/', 1)[-1]}" if x["author"].get("orcid")
-         else f"openalex:{x['author']['id'].rsplit('/', 1)[-1]}", i, x["author_position"])
-        for i, x in enumerate(work["authorships"])]
+        (
+            f"orcid:{x['author']['orcid'].rsplit('/', 1)[-1]}"
+            if x["author"].get("orcid")
+            else f"openalex:{x['author']['id'].rsplit('/', 1)[-1]}",
+            i,
+            x["author_position"],
+        )
+        for i, x in enumerate(work["authorships"])
+    ]
     first = authored[0]
     assert first.props["institution_keys"] == [
-        f"ror:{i['ror'].rsplit('/', 1)[-1]}" for i in work["authorships"][0]["institutions"]]
+        f"ror:{i['ror'].rsplit('/', 1)[-1]}" for i in work["authorships"][0]["institutions"]
+    ]
     researchers = [n for n in rows.nodes if n.label == "Researcher"]
     assert all(n.level == MENTION for n in researchers)
     assert researchers[0].keys["openalex_id"] == "A5048491430" and researchers[0].props["is_person"] is True
@@ -84,10 +95,20 @@ def test_author_listed_twice_keeps_first_slot_and_both_institutions() -> None:
 
 
 def test_untitled_work_still_builds() -> None:
-    works = [w for p in ("openalexPro_query_page_1.json", "openalexPro_query_page_2.json", "openalexPro_pipeline_chunk_1.json",
-                         "openalexPro_pipeline_chunk_2.json", "openalexPro_pipeline_chunk_3.json",
-                         "openalexPro_pipeline_chunk_4.json", "openalexPro_snowball_cited.json")
-             for w in _load("works", p)["results"] if not w.get("display_name")]
+    works = [
+        w
+        for p in (
+            "openalexPro_query_page_1.json",
+            "openalexPro_query_page_2.json",
+            "openalexPro_pipeline_chunk_1.json",
+            "openalexPro_pipeline_chunk_2.json",
+            "openalexPro_pipeline_chunk_3.json",
+            "openalexPro_pipeline_chunk_4.json",
+            "openalexPro_snowball_cited.json",
+        )
+        for w in _load("works", p)["results"]
+        if not w.get("display_name")
+    ]
     assert works
     for w in works:
         assert build_rows(w).nodes[0].props["title"] is None
@@ -110,7 +131,10 @@ def test_junk_author_records_are_flagged_not_people() -> None:
     page = _load("authors", "search_machine_learning.json")
     flags = {a["display_name"]: build_rows(a).nodes[0].props["is_person"] for a in page["results"]}
     assert flags["Machine Learning"] is False and flags["UCI Machine Learning"] is False
-    mearman = {a["display_name"]: build_rows(a).nodes[0].props["is_person"] for a in _load("authors", "search_mearman.json")["results"]}
+    mearman = {
+        a["display_name"]: build_rows(a).nodes[0].props["is_person"]
+        for a in _load("authors", "search_mearman.json")["results"]
+    }
     assert mearman["Downward and Mearman Tony Lawson"] is False and mearman["Joseph Mearman"] is True
 
 
@@ -126,12 +150,15 @@ def test_institution_rows_parent_part_of_and_name_key() -> None:
     assert institution_name_key("  Université  de la Caroline ") == "universite de la caroline"
 
 
-@pytest.mark.parametrize(("record", "reason"), [
-    ({"id": "https://openalex.org/W1", "authorships": "x", "referenced_works": []}, "authorships"),
-    ({"authorships": [], "referenced_works": []}, "without a valid id"),
-    ("a string", "not an OpenAlex"),
-    ({"paperId": "abc"}, "not an OpenAlex"),
-])
+@pytest.mark.parametrize(
+    ("record", "reason"),
+    [
+        ({"id": "https://openalex.org/W1", "authorships": "x", "referenced_works": []}, "authorships"),
+        ({"authorships": [], "referenced_works": []}, "without a valid id"),
+        ("a string", "not an OpenAlex"),
+        ({"paperId": "abc"}, "not an OpenAlex"),
+    ],
+)
 def test_unusable_records_are_rejected_with_a_reason(record, reason) -> None:
     with pytest.raises(RejectedRecord, match=reason):
         build_rows(record)

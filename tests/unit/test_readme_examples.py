@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from graph.settings import PROJECT_ROOT
+from weft.graph.settings import PROJECT_ROOT
 
 
 def _named_blocks(path: str) -> dict[str, str]:

@@ -8,10 +8,10 @@ from collections import Counter
 
 import pytest
 
-from graph.ids import normalize_doi
-from loaders import s2
-from loaders.rows import FULL_RECORD, MENTION, RejectedRecord
 from tests.conftest import shared_path
+from weft.graph.identity.ids import normalize_doi
+from weft.loaders import s2
+from weft.loaders.rows import FULL_RECORD, MENTION, RejectedRecord
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,9 @@ def test_graph_api_counts_match_the_raw_files(paper_doc: dict, author_doc: dict)
     raw = raw_papers(paper_doc, author_doc)
     raw_ids = {p["paperId"] for p in raw if p["paperId"]}
     raw_authors = {a["authorId"] for p in raw for a in p.get("authors") or [] if a["authorId"]}
-    raw_authorships = {(p["paperId"], a["authorId"]) for p in raw if p["paperId"] for a in p["authors"] if a["authorId"]}
+    raw_authorships = {
+        (p["paperId"], a["authorId"]) for p in raw if p["paperId"] for a in p["authors"] if a["authorId"]
+    }
     idless = [(p["paperId"], a["name"]) for p in raw for a in p.get("authors") or [] if not a["authorId"]]
 
     built = [s2.paper_rows(paper_doc), s2.author_rows(author_doc)]
@@ -52,8 +54,14 @@ def test_graph_api_counts_match_the_raw_files(paper_doc: dict, author_doc: dict)
     assert len(raw_authors) == 3309
     assert len([k for k in researchers if k.startswith("paper:")]) == len(idless) == 3
     assert len([a for a in authored if not a[1].startswith("paper:")]) == len(raw_authorships) == 3532
-    assert sum(1 for p in {p["paperId"]: p for p in raw if p["paperId"]}.values()
-               if (p.get("externalIds") or {}).get("ArXiv")) == 243
+    assert (
+        sum(
+            1
+            for p in {p["paperId"]: p for p in raw if p["paperId"]}.values()
+            if (p.get("externalIds") or {}).get("ArXiv")
+        )
+        == 243
+    )
     arxiv_keyed = {n.keys["s2_id"] for rows in built for n in rows.nodes if n.label == "Paper" and "arxiv_id" in n.keys}
     assert len(arxiv_keyed) == 243
 
@@ -94,8 +102,11 @@ def test_authors_carry_s2_counts_and_name_keys(paper_doc: dict, author_doc: dict
     turing = s2.paper_rows(paper_doc).nodes[1]
     raw = paper_doc["authors"][0]
     assert turing.keys == {"s2_id": raw["authorId"]} and turing.level == MENTION
-    assert turing.source_props == {"works_count_s2": raw["paperCount"], "cited_by_count_s2": raw["citationCount"],
-                                   "h_index_s2": raw["hIndex"]}
+    assert turing.source_props == {
+        "works_count_s2": raw["paperCount"],
+        "cited_by_count_s2": raw["citationCount"],
+        "h_index_s2": raw["hIndex"],
+    }
     profile = s2.author_rows(author_doc).nodes[0]
     assert profile.level == FULL_RECORD and profile.keys == {"s2_id": "2262347"}
     assert profile.source_props["h_index_s2"] == author_doc["hIndex"]
@@ -107,8 +118,12 @@ def test_authors_carry_s2_counts_and_name_keys(paper_doc: dict, author_doc: dict
 
 def test_two_a_turing_ids_stay_two_researchers(paper_doc: dict, author_doc: dict) -> None:
     built = [s2.paper_rows(paper_doc), s2.author_rows(author_doc)]
-    turings = {n.keys["s2_id"] for rows in built for n in rows.nodes
-               if n.label == "Researcher" and n.props.get("name") == "A. Turing"}
+    turings = {
+        n.keys["s2_id"]
+        for rows in built
+        for n in rows.nodes
+        if n.label == "Researcher" and n.props.get("name") == "A. Turing"
+    }
     assert {"2262347", "2079681794"} <= turings
 
 
@@ -169,7 +184,8 @@ def test_dataset_citations_link_by_corpus_id_only_when_both_ends_exist() -> None
             continue
         assert out.nodes[0].keys == {"corpus_id": raw["citingcorpusid"]} and out.nodes[0].level == s2.ATTACH
         assert [(r.type, r.start, r.end) for r in out.rels] == [
-            ("REFERENCES", f"corpus:{raw['citingcorpusid']}", f"corpus:{raw['citedcorpusid']}")]
+            ("REFERENCES", f"corpus:{raw['citingcorpusid']}", f"corpus:{raw['citedcorpusid']}")
+        ]
 
 
 def test_dataset_abstracts_and_tldrs_attach_only() -> None:
@@ -185,7 +201,9 @@ def test_dataset_abstracts_and_tldrs_attach_only() -> None:
 
 def test_paper_ids_and_venues_are_read_but_write_nothing() -> None:
     assert Counter(s2.dataset_rows("paper-ids", r) is None for r in dataset("paper-ids")) == Counter({True: 100})
-    assert Counter(s2.dataset_rows("publication-venues", r) is None for r in dataset("publication-venues")) == Counter({True: 100})
+    assert Counter(s2.dataset_rows("publication-venues", r) is None for r in dataset("publication-venues")) == Counter(
+        {True: 100}
+    )
 
 
 @pytest.mark.parametrize(
@@ -222,9 +240,11 @@ def test_bad_graph_api_records_are_rejected(paper_doc: dict) -> None:
 
 def test_endpoint_shaped_citations_and_references_unwrap(paper_doc: dict) -> None:
     """`/paper/{id}/citations` and `/references` wrap each paper as `{citingPaper}` / `{citedPaper}`."""
-    wrapped = dict(paper_doc,
-                   citations=[{"citingPaper": c, "contexts": [], "intents": []} for c in paper_doc["citations"]],
-                   references=[{"citedPaper": r, "isInfluential": False} for r in paper_doc["references"]])
+    wrapped = dict(
+        paper_doc,
+        citations=[{"citingPaper": c, "contexts": [], "intents": []} for c in paper_doc["citations"]],
+        references=[{"citedPaper": r, "isInfluential": False} for r in paper_doc["references"]],
+    )
     plain, unwrapped = s2.paper_rows(paper_doc), s2.paper_rows(wrapped)
     assert [(n.label, n.key) for n in unwrapped.nodes] == [(n.label, n.key) for n in plain.nodes]
     assert [(r.type, r.start, r.end) for r in unwrapped.rels] == [(r.type, r.start, r.end) for r in plain.rels]
@@ -243,7 +263,8 @@ def test_graph_api_result_pages(paper_doc: dict, author_doc: dict) -> None:
     assert all(rows.nodes[r.owner].key == r.end for r in rows.rels if r.type == "AUTHORED")
     citations_page = {"offset": 0, "data": [{"citingPaper": c, "contexts": []} for c in paper_doc["citations"][:10]]}
     assert {n.keys["s2_id"] for n in s2.build_rows(citations_page).nodes if n.label == "Paper"} == {
-        c["paperId"] for c in paper_doc["citations"][:10]}
+        c["paperId"] for c in paper_doc["citations"][:10]
+    }
     authors_page = {"total": 1, "offset": 0, "data": [author_doc]}
     assert s2.build_rows(authors_page).nodes[0].keys == {"s2_id": author_doc["authorId"]}
     assert s2.build_rows({"total": 0, "offset": 0, "data": []}) is None

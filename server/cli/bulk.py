@@ -9,9 +9,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from graph.errors import WeftError
-from graph.settings import load_settings
-from server.cli_support import fail
+from weft.graph.errors import WeftError
+from weft.graph.settings import load_settings
+from weft.server.cli.support import fail
 
 console = Console(stderr=True)
 
@@ -29,7 +29,7 @@ def export_csv_command(
     source: Annotated[str, typer.Option(help="openalex, s2, arxiv, or auto (detect per file).")] = "auto",
 ) -> None:
     """Write the graph the online loader would build as neo4j-admin import CSV files."""
-    from loaders.csv_export import export_paths
+    from weft.loaders.csv_export import export_paths
 
     try:
         summary = export_paths(paths, out, source=source, echo=lambda m: console.print(m))
@@ -47,7 +47,7 @@ def import_csv_command(
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask before replacing the database.")] = False,
 ) -> None:
     """Replace the local server's database with an export (stop, neo4j-admin import, start, migrate)."""
-    from graph.bulk_import import import_csv
+    from weft.graph.bulk_import import import_csv
 
     settings = load_settings()
     if not yes and not typer.confirm(

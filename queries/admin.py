@@ -1,4 +1,5 @@
-"""Constraints and indexes, each created IF NOT EXISTS so migrating twice is a no-op."""
+"""Administration statements: constraints and indexes (each IF NOT EXISTS, so migrating twice is a
+no-op), counts, reset."""
 
 from typing import LiteralString
 
@@ -50,9 +51,7 @@ INDEXES: tuple[LiteralString, ...] = (
 AWAIT_INDEXES: LiteralString = "CALL db.awaitIndexes(300)"
 
 # Deletes everything in batches (constraints and indexes stay); returns nothing.
-DELETE_ALL: LiteralString = (
-    "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
-)
+DELETE_ALL: LiteralString = "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
 
 # Counts nodes per label and relationships per type: [{kind, name, count}].
 COUNTS: LiteralString = """

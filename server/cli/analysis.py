@@ -18,10 +18,10 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from graph.driver import check_connectivity, open_driver, translated_errors
-from graph.errors import InvalidInput, Unavailable, WeftError
-from graph.settings import load_settings
-from server.cli_support import fail
+from weft.graph.driver import check_connectivity, open_driver, translated_errors
+from weft.graph.errors import InvalidInput, Unavailable, WeftError
+from weft.graph.settings import load_settings
+from weft.server.cli.support import fail
 
 console = Console(stderr=True)
 FORMATS = ("table", "json", "csv")
@@ -90,18 +90,20 @@ def run_read(
         return ReadResult(columns, rows, len(records) > max_rows)
 
     try:
-        with translated_errors("running the query"), driver.session(
-            database=database, default_access_mode=READ_ACCESS
-        ) as session:
+        with (
+            translated_errors("running the query"),
+            driver.session(database=database, default_access_mode=READ_ACCESS) as session,
+        ):
             return session.execute_read(work)
     except InvalidInput as exc:
         cause = exc.__cause__
-        if isinstance(cause, ClientError) and cause.code and (
-            "AccessMode" in cause.code or "ForbiddenDueToTransactionType" in cause.code
+        if (
+            isinstance(cause, ClientError)
+            and cause.code
+            and ("AccessMode" in cause.code or "ForbiddenDueToTransactionType" in cause.code)
         ):
             raise InvalidInput(
-                "refused: `weft cypher` runs queries in a read transaction and this query writes "
-                f"({cause.message})",
+                f"refused: `weft cypher` runs queries in a read transaction and this query writes ({cause.message})",
                 argument="query",
             ) from cause
         raise
@@ -170,7 +172,7 @@ def analytics_command(
     seed: Annotated[int, typer.Option(help="Louvain seed (same seed and data, same communities).")] = 42,
 ) -> None:
     """Compute PageRank and Louvain communities over all researchers; store `page_rank`/`community`."""
-    from graph.network_scores import compute_and_store
+    from weft.graph.network_scores import compute_and_store
 
     settings = load_settings()
     began = time.monotonic()

@@ -10,16 +10,17 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from graph.driver import open_driver
-from graph.errors import WeftError
-from graph.settings import load_settings
+from weft.graph.driver import open_driver
+from weft.graph.errors import WeftError
+from weft.graph.settings import load_settings
 
 load_app = typer.Typer(help="Load OpenAlex, Semantic Scholar or arXiv dumps into Neo4j.", no_args_is_help=True)
 console = Console(stderr=True)
 
 PathsArg = Annotated[list[Path], typer.Argument(help="Files or folders (read recursively).", show_default=False)]
 BatchOpt = Annotated[
-    int | None, typer.Option("--batch-size", min=1, help="Rows per write transaction [default: WEFT_BATCH_SIZE or 5000].")
+    int | None,
+    typer.Option("--batch-size", min=1, help="Rows per write transaction [default: WEFT_BATCH_SIZE or 5000]."),
 ]
 RejectsOpt = Annotated[
     Path | None, typer.Option("--rejects", help="Write rejected lines/records here as JSON Lines.", dir_okay=False)
@@ -29,7 +30,7 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar."
 
 def run_load(source: str, paths: list[Path], batch_size: int | None, rejects: Path | None, quiet: bool) -> None:
     """Load, print the per-file summary and the rejects; exit 1 on a dead database, 2 on bad input."""
-    from loaders.run import load_paths
+    from weft.loaders.run import load_paths
 
     settings = load_settings()
     try:
@@ -54,14 +55,31 @@ def run_load(source: str, paths: list[Path], batch_size: int | None, rejects: Pa
     table = Table("file", "source", "read", "written", "merged", "rejected", "seconds", title=f"load summary ({root})")
     table.columns[0].overflow = "fold"
     for f in summary.files:
-        table.add_row(str(Path(f.path).relative_to(root)), f.source, str(f.read), str(f.written), str(f.merged), str(f.rejected), f"{f.seconds:.1f}")
-    table.add_row("[bold]total", "", str(summary.read), str(summary.written), str(summary.merged),
-                  str(summary.rejected), f"{summary.seconds:.1f}")
+        table.add_row(
+            str(Path(f.path).relative_to(root)),
+            f.source,
+            str(f.read),
+            str(f.written),
+            str(f.merged),
+            str(f.rejected),
+            f"{f.seconds:.1f}",
+        )
+    table.add_row(
+        "[bold]total",
+        "",
+        str(summary.read),
+        str(summary.written),
+        str(summary.merged),
+        str(summary.rejected),
+        f"{summary.seconds:.1f}",
+    )
     out = Console()
     (out if out.is_terminal else Console(width=max(out.width, 160))).print(table)
     rate = summary.read / summary.seconds if summary.seconds else 0.0
-    console.print(f"{summary.read} records in {summary.seconds:.1f}s ({rate:,.0f}/s), derived data in "
-                  f"{summary.derive_seconds:.1f}s, data_version {summary.data_version}")
+    console.print(
+        f"{summary.read} records in {summary.seconds:.1f}s ({rate:,.0f}/s), derived data in "
+        f"{summary.derive_seconds:.1f}s, data_version {summary.data_version}"
+    )
     for reject in summary.rejects[:20]:
         console.print(f"[yellow]rejected[/] {reject['file']} {reject['where']}: {reject['reason']}")
     if len(summary.rejects) > 20:
@@ -71,7 +89,9 @@ def run_load(source: str, paths: list[Path], batch_size: int | None, rejects: Pa
 
 
 @load_app.command("openalex")
-def load_openalex(paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = None, quiet: QuietOpt = False) -> None:
+def load_openalex(
+    paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = None, quiet: QuietOpt = False
+) -> None:
     """OpenAlex works, authors, institutions: single entities, list pages, arrays, JSON Lines, .gz."""
     run_load("openalex", paths, batch_size, rejects, quiet)
 
@@ -83,12 +103,16 @@ def load_s2(paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = 
 
 
 @load_app.command("arxiv")
-def load_arxiv(paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = None, quiet: QuietOpt = False) -> None:
+def load_arxiv(
+    paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = None, quiet: QuietOpt = False
+) -> None:
     """The arXiv metadata snapshot (JSON Lines)."""
     run_load("arxiv", paths, batch_size, rejects, quiet)
 
 
 @load_app.command("auto")
-def load_auto(paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = None, quiet: QuietOpt = False) -> None:
+def load_auto(
+    paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = None, quiet: QuietOpt = False
+) -> None:
     """Any mix of the three; the source is detected per file."""
     run_load("auto", paths, batch_size, rejects, quiet)

@@ -12,14 +12,14 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from graph.ids import (
+from weft.graph.identity.ids import (
     normalize_arxiv,
     normalize_doi,
     normalize_openalex,
     normalize_orcid,
     normalize_ror,
 )
-from loaders.names import clean_whitespace, fold
+from weft.graph.identity.names import clean_whitespace, fold
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def slugify(text: str | None, max_words: int = 8) -> str:
 
 def fold_name(text: str | None) -> str:
     """Case-, accent- and spacing-insensitive comparison form of a name; the loaders' `name_key` rule
-    for institutions (loaders.names.fold, whitespace collapsed).
+    for institutions (graph.identity.names.fold, whitespace collapsed).
 
     >>> fold_name("  Université  de Montréal ") == fold_name("universite de montreal")
     True

@@ -8,13 +8,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from graph import local_server
-from graph.errors import WeftError
-from graph.migrate import counts, migrate, reset
-from graph.settings import load_settings
-from server import cli_analysis, cli_bulk
-from server.cli_load import load_app
-from server.cli_support import connected, fail
+from weft.graph import local_server
+from weft.graph.errors import WeftError
+from weft.graph.migrate import counts, migrate, reset
+from weft.graph.settings import load_settings
+from weft.server.cli import analysis, bulk
+from weft.server.cli.load import load_app
+from weft.server.cli.support import connected, fail
 
 app = typer.Typer(
     help="Weft: a knowledge graph of papers, researchers and institutions on Neo4j.",
@@ -24,8 +24,8 @@ app = typer.Typer(
 neo4j_app = typer.Typer(help="Run the local Neo4j Community server (fetched from Maven Central).", no_args_is_help=True)
 app.add_typer(neo4j_app, name="neo4j")
 app.add_typer(load_app, name="load")
-cli_bulk.register(app)
-cli_analysis.register(app)
+bulk.register(app)
+analysis.register(app)
 console = Console(stderr=True)
 
 
@@ -91,12 +91,12 @@ def serve_command(
     """Serve GraphQL at /graphql (GraphiQL in a browser), /health and the network pages."""
     import uvicorn
 
-    uvicorn.run("server.app:create_app", factory=True, host=host, port=port, log_level=log_level)
+    uvicorn.run("weft.server.app:create_app", factory=True, host=host, port=port, log_level=log_level)
 
 
 @app.command("export-schema")
 def export_schema_command() -> None:
     """Print the GraphQL SDL (what schema.graphql holds)."""
-    from schema.root import export_sdl
+    from weft.schema.root import export_sdl
 
     typer.echo(export_sdl(), nl=False)

@@ -40,8 +40,20 @@ _TEX_ACCENTS = {
 }
 # TeX letter macros -> Unicode letters.
 _TEX_LETTERS = {
-    "ss": "ß", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "aa": "å", "AA": "Å",
-    "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "i": "ı", "j": "ȷ", "&": "&",
+    "ss": "ß",
+    "ae": "æ",
+    "AE": "Æ",
+    "oe": "œ",
+    "OE": "Œ",
+    "aa": "å",
+    "AA": "Å",
+    "o": "ø",
+    "O": "Ø",
+    "l": "ł",
+    "L": "Ł",
+    "i": "ı",
+    "j": "ȷ",
+    "&": "&",
 }
 # `\'a`, `\'{a}`, `\' a`, `\'\i`, `\'{\i}` (symbol accents take a letter directly).
 _SYMBOL_ACCENT = re.compile(r"""\\(['`^"~=.])\s*(?:\{\s*(\\[ij]|[A-Za-z])\s*\}|(\\[ij])(?![A-Za-z])|([A-Za-z]))""")
@@ -52,17 +64,56 @@ _LETTER_MACRO = re.compile(r"\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])(?:
 HYPHENS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _HYPHEN_TABLE = str.maketrans({h: "-" for h in HYPHENS} | {"\u00ad": None})
 # Letters NFKD does not decompose into base + mark.
-_FOLD_TABLE = str.maketrans({
-    "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "ß": "ss", "æ": "ae", "Æ": "ae",
-    "œ": "oe", "Œ": "oe", "þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ı": "i", "ȷ": "j",
-})
+_FOLD_TABLE = str.maketrans(
+    {
+        "ø": "o",
+        "Ø": "o",
+        "ł": "l",
+        "Ł": "l",
+        "đ": "d",
+        "Đ": "d",
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "ae",
+        "œ": "oe",
+        "Œ": "oe",
+        "þ": "th",
+        "Þ": "th",
+        "ð": "d",
+        "Ð": "d",
+        "ı": "i",
+        "ȷ": "j",
+    }
+)
 
 _URL = re.compile(r"(?:https?://|www\.)\S*", re.IGNORECASE)
 
-PARTICLES = frozenset({
-    "van", "von", "der", "den", "de", "del", "della", "di", "da", "dos", "das", "du", "la", "le",
-    "ter", "ten", "bin", "ibn", "al", "el", "st", "y",
-})
+PARTICLES = frozenset(
+    {
+        "van",
+        "von",
+        "der",
+        "den",
+        "de",
+        "del",
+        "della",
+        "di",
+        "da",
+        "dos",
+        "das",
+        "du",
+        "la",
+        "le",
+        "ter",
+        "ten",
+        "bin",
+        "ibn",
+        "al",
+        "el",
+        "st",
+        "y",
+    }
+)
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd"})
 
 
@@ -149,8 +200,13 @@ def split_name(name: str) -> tuple[list[str], str]:
     # given names are the other tokens' words, initials as one letter, particles dropped.
     surname_at = max((k for k, words in enumerate(parsed) if not all(i for _, i in words)), default=len(parsed) - 1)
     surname = "-".join(w for w, _ in parsed[surname_at])
-    given = [w[0] if initial else w for k, words in enumerate(parsed) if k != surname_at
-             for w, initial in words if initial or w not in PARTICLES]
+    given = [
+        w[0] if initial else w
+        for k, words in enumerate(parsed)
+        if k != surname_at
+        for w, initial in words
+        if initial or w not in PARTICLES
+    ]
     return given, surname
 
 
@@ -189,16 +245,74 @@ def names_compatible(a: str, b: str) -> bool:
 
 
 # Words that do not occur in personal names but do in junk author records.
-_NON_PERSON_WORDS = frozenset({
-    "machine", "learning", "algorithm", "algorithms", "journal", "journals", "university", "universidad",
-    "universite", "institute", "institut", "laboratory", "laboratories", "department", "society",
-    "association", "consortium", "collaboration", "committee", "group", "team", "project", "network",
-    "networks", "intelligence", "artificial", "research", "science", "sciences", "center", "centre",
-    "foundation", "corporation", "company", "inc", "ltd", "llc", "gmbh", "press", "editors", "editorial",
-    "anonymous", "unknown", "healthcare", "data", "analysis", "systems", "technology", "engineering",
-    "proceedings", "conference", "workshop", "symposium", "ministry", "office", "agency", "program",
-    "programme", "hospital", "school", "college", "council", "organization", "organisation",
-})
+_NON_PERSON_WORDS = frozenset(
+    {
+        "machine",
+        "learning",
+        "algorithm",
+        "algorithms",
+        "journal",
+        "journals",
+        "university",
+        "universidad",
+        "universite",
+        "institute",
+        "institut",
+        "laboratory",
+        "laboratories",
+        "department",
+        "society",
+        "association",
+        "consortium",
+        "collaboration",
+        "committee",
+        "group",
+        "team",
+        "project",
+        "network",
+        "networks",
+        "intelligence",
+        "artificial",
+        "research",
+        "science",
+        "sciences",
+        "center",
+        "centre",
+        "foundation",
+        "corporation",
+        "company",
+        "inc",
+        "ltd",
+        "llc",
+        "gmbh",
+        "press",
+        "editors",
+        "editorial",
+        "anonymous",
+        "unknown",
+        "healthcare",
+        "data",
+        "analysis",
+        "systems",
+        "technology",
+        "engineering",
+        "proceedings",
+        "conference",
+        "workshop",
+        "symposium",
+        "ministry",
+        "office",
+        "agency",
+        "program",
+        "programme",
+        "hospital",
+        "school",
+        "college",
+        "council",
+        "organization",
+        "organisation",
+    }
+)
 # Lowercase function words that join phrases, never a personal name.
 _FUNCTION_WORDS = frozenset({"and", "for", "of", "the", "in", "on", "with", "from", "to", "at", "by", "&"})
 

@@ -9,9 +9,9 @@ import typer
 from neo4j import Driver
 from rich.console import Console
 
-from graph.driver import check_connectivity, open_driver
-from graph.errors import WeftError
-from graph.settings import Settings, load_settings
+from weft.graph.driver import check_connectivity, open_driver
+from weft.graph.errors import WeftError
+from weft.graph.settings import Settings, load_settings
 
 console = Console(stderr=True)
 

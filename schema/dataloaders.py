@@ -7,8 +7,8 @@ from typing import Any
 
 from strawberry.dataloader import DataLoader
 
-from graph.reads import institutions, papers, researchers
-from graph.reads.reader import GraphReader
+from weft.graph.reads import institutions, papers, researchers
+from weft.graph.reads.reader import GraphReader
 
 Row = dict[str, Any]
 EMPTY_PAGE = papers.Page([], 0)
