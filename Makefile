@@ -49,8 +49,8 @@ lint: install ## ruff (rules and format) and pyright (strict on graph/, queries/
 	$(BIN)/ruff format --check .
 
 typecheck: install ## pyright on the weft.* packages, mirrored under build/typecheck (see pyproject.toml)
-	rm -rf build/typecheck && mkdir -p build/typecheck/weft
-	for d in graph schema loaders server queries; do cp -rs "$(CURDIR)/$$d" build/typecheck/weft/; done
+	mkdir -p build/typecheck/weft && find build/typecheck -xtype l -delete
+	for d in graph schema loaders server queries; do cp -rsf "$(CURDIR)/$$d" build/typecheck/weft/; done
 	$(BIN)/pyright
 
 schema: install ## re-export schema.graphql from the code
