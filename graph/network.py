@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
@@ -28,6 +30,19 @@ MAX_LIMIT = 1000
 MAX_MIN_WEIGHT = 10_000
 YEAR_RANGE = (1000, 2100)
 RANK_BY = ("WEIGHT", "PAPERS", "CENTRALITY")
+
+
+class Analytics(StrEnum):
+    """The analytics a `Network` computes on first use; each value is the `Network` attribute name."""
+
+    COMMUNITIES = "communities"
+    PAGERANK = "pagerank"
+    DEGREE = "degree"
+    BETWEENNESS = "betweenness"
+    SUMMARY = "summary"
+
+
+ANALYTICS: frozenset[Analytics] = frozenset(Analytics)
 
 
 @dataclass(frozen=True)
@@ -103,18 +118,16 @@ class Network:
     def summary(self) -> structure.NetworkSummary:
         return structure.summary(self.graph)
 
-    def precompute(self, names: set[str]) -> None:
-        """Compute the named analytics now (e.g. in a worker thread, off the event loop).
+    def precompute(self, names: AbstractSet[str]) -> None:
+        """Compute the named analytics now (e.g. in a worker thread, off the event loop); `names` are
+        `Analytics` members or their string values, others are ignored.
 
         >>> n = Network("researcher", "a", nx.Graph([("a", "b")]), False, 2)
-        >>> n.precompute({"communities", "summary"}); sorted(n.__dict__)[:2]
+        >>> n.precompute({Analytics.COMMUNITIES, "summary"}); sorted(n.__dict__)[:2]
         ['centre', 'communities']
         """
-        for name in sorted(names & ANALYTICS):
-            getattr(self, name)
-
-
-ANALYTICS = frozenset({"communities", "pagerank", "degree", "betweenness", "summary"})
+        for name in sorted(Analytics(name) for name in names if name in ANALYTICS):
+            getattr(self, name.value)
 
 
 def window_ties(
