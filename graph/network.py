@@ -19,8 +19,8 @@ import networkx as nx
 
 from weft.graph.analytics import centrality, communities, structure
 from weft.graph.errors import InvalidInput
-from weft.graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
-from weft.graph.nx_bridge import canonical_graph, data_version
+from weft.graph.network_cache import NETWORK_CACHE, VersionedCache, cached
+from weft.graph.nx_bridge import canonical_graph
 from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.researchers import find_researcher
 from weft.queries import network as q
@@ -245,14 +245,11 @@ async def researcher_network(
     Cached per (id, params, data_version): a repeat on unchanged data reads only the data version.
     """
     params = params.validated()
-    version = await data_version(reader)
-    key = ("researcher", researcher_id, params)
-    found = cache.get(key, version)
-    if found is not MISSING:
-        return found
-    centre = await find_researcher(reader, researcher_id)
-    network = None
-    if centre is not None:
+
+    async def compute() -> Network | None:
+        centre = await find_researcher(reader, researcher_id)
+        if centre is None:
+            return None
         rows = await reader.rows(
             q.EGO_SUBGRAPH,
             {
@@ -265,6 +262,6 @@ async def researcher_network(
             },
             f"reading the network of researcher {researcher_id!r}",
         )
-        network = await asyncio.to_thread(assemble, rows, params)
-    cache.put(key, version, network)
-    return network
+        return await asyncio.to_thread(assemble, rows, params)
+
+    return await cached(reader, cache, ("researcher", researcher_id, params), compute)

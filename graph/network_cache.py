@@ -3,17 +3,24 @@
 A repeated query with the same parameters on the same data returns the same computed object
 (its lazily computed analytics included), so nothing is recomputed. When a load bumps
 `(:Meta {key: 'graph'}).data_version`, the next lookup sees a newer version and drops every entry
-computed from older data.
+computed from older data. `cached` is the one read-version / look-up / compute / store sequence
+every network query runs.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any, TypeVar
+
+from weft.graph.reads.meta import data_version
+from weft.graph.reads.reader import GraphReader
 
 MISSING = object()
+"""What `VersionedCache.get` returns for a key it does not hold (None is a value it caches)."""
+
+T = TypeVar("T")
 
 
 class VersionedCache:
@@ -72,3 +79,15 @@ class VersionedCache:
 
 
 NETWORK_CACHE = VersionedCache()
+
+
+async def cached(reader: GraphReader, cache: VersionedCache, key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
+    """`compute()`'s answer for `key` at the graph's current version: from `cache` when held there,
+    else computed and stored (None too, so an unknown id costs only the version read next time)."""
+    version = await data_version(reader)
+    found = cache.get(key, version)
+    if found is not MISSING:
+        return found
+    value = await compute()
+    cache.put(key, version, value)
+    return value

@@ -13,8 +13,8 @@ from typing import Any
 
 from weft.graph.errors import InvalidInput
 from weft.graph.network import MAX_LIMIT, Network
-from weft.graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
-from weft.graph.nx_bridge import canonical_graph, data_version
+from weft.graph.network_cache import NETWORK_CACHE, VersionedCache, cached
+from weft.graph.nx_bridge import canonical_graph
 from weft.graph.reads.institutions import find_institution
 from weft.graph.reads.reader import GraphReader
 from weft.queries import network as q
@@ -85,19 +85,16 @@ async def institution_network(
     """The co-publication network of an institution (any id form `institution(id:)` accepts);
     None when unknown."""
     check_institution_args(min_weight, limit)
-    version = await data_version(reader)
-    key = ("institution", institution_id, min_weight, limit)
-    found = cache.get(key, version)
-    if found is not MISSING:
-        return found
-    centre = await find_institution(reader, institution_id)
-    network = None
-    if centre is not None:
+
+    async def compute() -> Network | None:
+        centre = await find_institution(reader, institution_id)
+        if centre is None:
+            return None
         rows = await reader.rows(
             q.INSTITUTION_SUBGRAPH,
             {"id": centre["id"], "min_weight": min_weight},
             f"reading the network of institution {institution_id!r}",
         )
-        network = institution_network_from_rows(rows, min_weight, limit)
-    cache.put(key, version, network)
-    return network
+        return institution_network_from_rows(rows, min_weight, limit)
+
+    return await cached(reader, cache, ("institution", institution_id, min_weight, limit), compute)

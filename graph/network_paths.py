@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from weft.graph.errors import InvalidInput
-from weft.graph.network_cache import MISSING, NETWORK_CACHE, VersionedCache
-from weft.graph.nx_bridge import data_version
+from weft.graph.network_cache import NETWORK_CACHE, VersionedCache, cached
 from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.researchers import find_researcher
 from weft.queries import network as q
@@ -81,14 +80,11 @@ async def collaboration_paths(
 ) -> PathResult | None:
     """Shortest paths between two researchers (any id form); None when either is unknown."""
     check_path_args(max_length, min_weight, max_paths)
-    version = await data_version(reader)
-    key = ("path", source, target, max_length, min_weight, max_paths)
-    found = cache.get(key, version)
-    if found is not MISSING:
-        return found
-    start, end = await find_researcher(reader, source), await find_researcher(reader, target)
-    result = None
-    if start is not None and end is not None:
+
+    async def compute() -> PathResult | None:
+        start, end = await find_researcher(reader, source), await find_researcher(reader, target)
+        if start is None or end is None:
+            return None
         rows = await reader.rows(
             q.SHORTEST_PATHS,
             {
@@ -100,6 +96,7 @@ async def collaboration_paths(
             },
             "finding a collaboration path",
         )
-        result = result_from_row(rows[0], max_length) if rows else None
-    cache.put(key, version, result)
-    return result
+        return result_from_row(rows[0], max_length) if rows else None
+
+    key = ("path", source, target, max_length, min_weight, max_paths)
+    return await cached(reader, cache, key, compute)

@@ -14,7 +14,6 @@ import networkx as nx
 from neo4j import Driver
 
 from weft.graph.driver import translated_errors
-from weft.graph.reads.reader import GraphReader
 from weft.queries import network as q
 
 
@@ -36,13 +35,6 @@ def canonical_graph(
     )
     graph.add_edges_from(ordered)
     return graph
-
-
-async def data_version(reader: GraphReader) -> tuple[Any, ...]:
-    """The graph's version as analytics caches key it: (data_version, Meta element id, researcher
-    count, co-authorship count); a load bumps data_version, a reset makes a new Meta node."""
-    row = await reader.one(q.DATA_VERSION, {}, "reading the data version") or {}
-    return (row.get("data_version"), row.get("meta"), row.get("researchers"), row.get("ties"))
 
 
 def coauthor_graph_from_rows(rows: Iterable[Mapping[str, Any]]) -> nx.Graph:

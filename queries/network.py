@@ -1,21 +1,10 @@
 """Cypher for collaboration networks: ego networks, paths, institution networks, whole-graph scores.
 
 Every statement is a named constant with `$params`; graph/nx_bridge.py and graph/network*.py run them.
+The graph's version, which the network cache keys on, is in queries/read_meta.py.
 """
 
 from typing import LiteralString
-
-# The graph's version for analytics caches: the Meta node's data_version (bumped by every load that
-# writes) and element id (new after `weft reset`), plus researcher and co-authorship counts from the
-# count store, so a reset and a different load that restart data_version at 1 still look different.
-# One row {data_version, meta, researchers, ties}; data_version and meta are null before any load.
-DATA_VERSION: LiteralString = """
-OPTIONAL MATCH (m:Meta {key: 'graph'})
-WITH m
-CALL () { MATCH (r:Researcher) RETURN count(r) AS researchers }
-CALL () { MATCH ()-[c:COAUTHORED_WITH]->() RETURN count(c) AS ties }
-RETURN m.data_version AS data_version, elementId(m) AS meta, researchers, ties
-"""
 
 # The ego subgraph of one researcher (internal id): one row per researcher within $depth (1..3) hops
 # over COAUTHORED_WITH ties with weight >= $min_weight whose years overlap [$year_from, $year_to],

@@ -6,11 +6,9 @@ from typing import Any
 
 from weft.graph.errors import InvalidInput
 from weft.graph.identity.lookup import escape_lucene, fold_name, parse_institution_id
-from weft.graph.reads.papers import Page, keys_param
+from weft.graph.reads.page import Page, Row, keys_param
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_institutions as q
-
-Row = dict[str, Any]
 
 
 async def find_institution(reader: GraphReader, raw_id: str, argument: str = "id") -> Row | None:

@@ -3,26 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from weft.graph.identity.lookup import IdKey, parse_paper_id
+from weft.graph.identity.lookup import parse_paper_id
+from weft.graph.reads.page import Page, Row, keys_param
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_papers as q
-
-Row = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Page:
-    """One page of a longer list: the rows shown and how many the whole list has."""
-
-    rows: list[Row]
-    total: int
-
-
-def keys_param(keys: list[IdKey]) -> list[dict[str, Any]]:
-    """The `$keys` parameter of a *_LOOKUP query (aliases are looked up separately)."""
-    return [{"property": k.property, "value": k.value} for k in keys if k.property != "alias"]
 
 
 async def find_paper(reader: GraphReader, raw_id: str) -> Row | None:

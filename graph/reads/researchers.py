@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from weft.graph.identity.lookup import parse_researcher_id
-from weft.graph.reads.papers import Page, keys_param
+from weft.graph.reads.page import Page, Row, keys_param
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_researchers as q
-
-Row = dict[str, Any]
 
 
 async def find_researcher(reader: GraphReader, raw_id: str) -> Row | None:

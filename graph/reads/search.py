@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from weft.graph.errors import InvalidInput
 from weft.graph.identity.lookup import escape_lucene, prefix_query
-from weft.graph.reads.papers import Page
+from weft.graph.reads.page import Page, Row
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_search as q
-
-Row = dict[str, Any]
 
 MAX_WORDS = 32
 MAX_CHARS = 500

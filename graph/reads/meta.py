@@ -1,0 +1,16 @@
+"""Reads about the graph as a whole: the version the network cache keys on."""
+
+from __future__ import annotations
+
+from weft.graph.reads.reader import GraphReader
+from weft.queries import read_meta as q
+
+DataVersion = tuple[int | None, str | None, int | None, int | None]
+"""(data_version, Meta element id, researcher count, co-authorship count); see `data_version`."""
+
+
+async def data_version(reader: GraphReader) -> DataVersion:
+    """The graph's version as analytics caches key it: (data_version, Meta element id, researcher
+    count, co-authorship count); a load bumps data_version, a reset makes a new Meta node."""
+    row = await reader.one(q.DATA_VERSION, {}, "reading the data version") or {}
+    return (row.get("data_version"), row.get("meta"), row.get("researchers"), row.get("ties"))
