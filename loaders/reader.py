@@ -11,7 +11,23 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias, TypeGuard
+
+# A raw record as json.loads returns it: any JSON value, unchecked until a parser looks at it.
+JSON: TypeAlias = Any
+# A JSON object (json.loads always gives string keys).
+JSONObject: TypeAlias = dict[str, JSON]
+
+
+def is_object(value: object) -> TypeGuard[JSONObject]:
+    """Whether a raw value is a JSON object (narrows it to `dict[str, JSON]`)."""
+    return isinstance(value, dict)
+
+
+def is_array(value: object) -> TypeGuard[list[JSON]]:
+    """Whether a raw value is a JSON array (narrows it to `list[JSON]`)."""
+    return isinstance(value, list)
+
 
 # Files found while walking folders that are documentation, not data.
 _SKIPPED_SUFFIXES = {".md", ".txt", ".rst", ".html", ".pdf", ".py", ".csv"}
@@ -27,7 +43,7 @@ class Item:
 
     path: Path
     where: str
-    record: Any
+    record: JSON
 
 
 @dataclass(frozen=True)
@@ -72,7 +88,7 @@ def _open_text(path: Path) -> io.TextIOBase:
     return path.open("r", encoding="utf-8", errors="replace")
 
 
-def sniff(path: Path) -> tuple[str, Any]:
+def sniff(path: Path) -> tuple[str, JSON]:
     """(`json` | `jsonl`, first readable record) of a file; UnknownFormat when it holds none.
 
     Cheap for JSON Lines (stops at the first good line); reads a JSON document whole.
@@ -88,12 +104,12 @@ def sniff(path: Path) -> tuple[str, Any]:
     raise UnknownFormat(f"{path}: holds no records")
 
 
-def _expand(path: Path, where: str, value: Any) -> Iterator[Item | Problem]:
+def _expand(path: Path, where: str, value: JSON) -> Iterator[Item | Problem]:
     """A page or array becomes its elements; anything else is one record."""
-    if isinstance(value, dict) and isinstance(value.get("results"), list) and "meta" in value:
-        for i, record in enumerate(value["results"]):
+    if is_object(value) and is_array(results := value.get("results")) and "meta" in value:
+        for i, record in enumerate(results):
             yield Item(path, f"{where}results[{i}]" if where else f"results[{i}]", record)
-    elif isinstance(value, list):
+    elif is_array(value):
         for i, record in enumerate(value):
             yield Item(path, f"{where}[{i}]", record)
     else:
@@ -144,7 +160,7 @@ def _kind(path: Path) -> str:
     """
     try:
         with _open_text(path) as fh:
-            lines = []
+            lines: list[str] = []
             for line in fh:
                 if line.strip():
                     lines.append(line.strip().lstrip("\ufeff"))

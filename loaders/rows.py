@@ -67,8 +67,8 @@ class NodeRow:
     label: str
     keys: dict[str, str]
     source: str
-    props: dict[str, Any] = field(default_factory=dict)
-    source_props: dict[str, Any] = field(default_factory=dict)
+    props: dict[str, Any] = field(default_factory=dict[str, Any])
+    source_props: dict[str, Any] = field(default_factory=dict[str, Any])
     level: int = FULL_RECORD
     updated: str = ""
     owns: tuple[str, ...] = ()
@@ -98,7 +98,7 @@ class RelRow:
     type: str
     start: str
     end: str
-    props: dict[str, Any] = field(default_factory=dict)
+    props: dict[str, Any] = field(default_factory=dict[str, Any])
     owner: int | None = 0
 
 
@@ -106,8 +106,8 @@ class RelRow:
 class RecordRows:
     """Everything one raw record says; `nodes[0]` is the record's own entity (counted in summaries)."""
 
-    nodes: list[NodeRow] = field(default_factory=list)
-    rels: list[RelRow] = field(default_factory=list)
+    nodes: list[NodeRow] = field(default_factory=list[NodeRow])
+    rels: list[RelRow] = field(default_factory=list[RelRow])
 
     def size(self) -> int:
         """Rows in this record (what batch sizes count)."""

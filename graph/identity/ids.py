@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from collections.abc import Mapping
 
 PREFIX = {"Paper": "p", "Researcher": "r", "Institution": "i", "Category": "c"}
 
@@ -104,13 +105,13 @@ KEY_PROPERTIES: dict[str, tuple[tuple[str, str], ...]] = {
 _SCHEME_PROPERTY = {label: dict(pairs) for label, pairs in KEY_PROPERTIES.items()}
 
 
-def canonical_keys(label: str, keys: dict[str, object]) -> list[str]:
+def canonical_keys(label: str, keys: Mapping[str, object]) -> list[str]:
     """The canonical keys (`doi:10.1/x`, `openalex:W1`, `arxiv:cs.LG`…) of a key-property map, best first.
 
     >>> canonical_keys("Paper", {"openalex_id": "W1", "doi": "10.1/x"})
     ['doi:10.1/x', 'openalex:W1']
     """
-    found = []
+    found: list[str] = []
     for scheme, prop in KEY_PROPERTIES[label]:
         value = keys.get(prop)
         if value is None or value == "":
@@ -127,7 +128,7 @@ def key_property(label: str, canonical_key: str) -> tuple[str, str]:
     return _SCHEME_PROPERTY[label][scheme], value
 
 
-def node_id(label: str, keys: dict[str, object]) -> str:
+def node_id(label: str, keys: Mapping[str, object]) -> str:
     """The internal id of a node holding `keys`: the id of its best canonical key."""
     ranked = canonical_keys(label, keys)
     if not ranked:
@@ -135,7 +136,7 @@ def node_id(label: str, keys: dict[str, object]) -> str:
     return internal_id(label, ranked[0])
 
 
-def aliases(label: str, keys: dict[str, object]) -> list[str]:
+def aliases(label: str, keys: Mapping[str, object]) -> list[str]:
     """Sorted internal ids of every non-best key: old links that must still resolve."""
     ranked = canonical_keys(label, keys)
     best = internal_id(label, ranked[0]) if ranked else None
@@ -187,7 +188,7 @@ def _digits(raw: int | str | None) -> str | None:
     return str(int(m.group(1))) if m else None
 
 
-def paper_ref_key(keys: dict[str, object]) -> str | None:
+def paper_ref_key(keys: Mapping[str, object]) -> str | None:
     """The canonical key a reference to a paper is stored under (`Ref.key`): its best key."""
     ranked = canonical_keys("Paper", keys)
     return ranked[0] if ranked else None
