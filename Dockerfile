@@ -1,4 +1,6 @@
-# The Weft API and loader image (used by docker-compose.yml).
+# The Weft API and loader image (used by docker-compose.yml). .dockerignore keeps local state out
+# of the context; tests/packaging/test_wheel_install.py replays the final stage's COPY lines and
+# `pip install .` without Docker, installs that wheel into a clean virtualenv and serves from it.
 FROM node:20-slim AS web
 WORKDIR /app
 COPY web/package.json web/package-lock.json web/copy-vendor.mjs web/

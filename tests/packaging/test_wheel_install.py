@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -40,32 +41,43 @@ def _run(args: list[str | Path], timeout: float, **kwargs: object) -> subprocess
     return done
 
 
-def expected_wheel_files() -> set[str]:
-    """Every module of the five folders, the page's static files and templates, and MODEL.md."""
+def expected_wheel_files(app: Path) -> set[str]:
+    """Every module of the five folders in `app`, the page's static files and templates, and MODEL.md."""
     files = {
-        f"weft/{path.relative_to(PROJECT_ROOT).as_posix()}"
+        f"weft/{path.relative_to(app).as_posix()}"
         for root in ROOTS
-        for path in (PROJECT_ROOT / root).rglob("*.py")
+        for path in (app / root).rglob("*.py")
         if "__pycache__" not in path.parts
     }
     for folder in ("server/static", "server/templates"):
-        for path in (PROJECT_ROOT / folder).rglob("*"):
+        for path in (app / folder).rglob("*"):
             if path.is_file() and not path.name.startswith("."):
-                files.add(f"weft/{path.relative_to(PROJECT_ROOT).as_posix()}")
+                files.add(f"weft/{path.relative_to(app).as_posix()}")
     files.add("weft/graph/MODEL.md")
     return files
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel `RUN pip install .` builds from what the Dockerfile COPYs into /app."""
+def app(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What the Dockerfile COPYs into /app before `RUN pip install .`."""
     if not VENDOR_JS.is_file():
         pytest.fail(f"{VENDOR_JS} is missing: run `make web` (the Docker web stage's npm ci) first")
     app = tmp_path_factory.mktemp("docker-app")
     steps = replay_final_stage(app)
     assert ("RUN", "pip install .") in steps, "the Dockerfile no longer installs with `pip install .`"
+    assert (app / "server" / "static" / "vendor" / VENDOR_JS.name).is_file(), "the web stage's output is not copied"
+    return app
+
+
+@pytest.fixture(scope="module")
+def wheel(app: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel `RUN pip install .` builds in /app, built without warnings."""
     dist = tmp_path_factory.mktemp("dist")
-    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, app], timeout=300)
+    # as in the python image, which does not set PYTHONDONTWRITEBYTECODE (setuptools warns about it)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    build = _run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", dist, app], timeout=300, env=env)
+    warnings = [line for line in (build.stdout + build.stderr).splitlines() if re.search(r"(?i)warn|deprecat", line)]
+    assert warnings == [], "the build printed warnings (setuptools configuration?)"
     (built,) = dist.glob("weft-*.whl")
     return built
 
@@ -96,11 +108,11 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "bin"
 
 
-def test_wheel_holds_the_weft_packages_and_their_files(wheel: Path) -> None:
+def test_wheel_holds_the_weft_packages_and_their_files(app: Path, wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     dist_info = {n for n in names if n.startswith("weft-0.1.0.dist-info/")}
     assert {n.split("/")[0] for n in names - dist_info} == {"weft"}, "only weft/… may be installed"
-    assert names - dist_info == expected_wheel_files()
+    assert names - dist_info == expected_wheel_files(app)
     assert {"weft/server/static/vendor/cytoscape.min.js", "weft/server/templates/network.html"} <= names
     entry_points = zipfile.ZipFile(wheel).read("weft-0.1.0.dist-info/entry_points.txt").decode()
     assert "weft = weft.server.cli:app" in entry_points
@@ -129,7 +141,7 @@ def served(installed: Path, env: dict[str, str], driver: Driver, tmp_path: Path)
     load = [installed / "weft", "load", "openalex", "-q", shared_path(*AUTHOR_FILE), shared_path(*WORKS_FILE)]
     _run(load, timeout=180, env=env, cwd=tmp_path)
     port = _free_port()
-    log = (tmp_path / "serve.log").open("w+")
+    log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen(  # noqa: S603
         [installed / "weft", "serve", "--port", str(port), "--log-level", "warning"],
         env=env,
@@ -141,7 +153,8 @@ def served(installed: Path, env: dict[str, str], driver: Driver, tmp_path: Path)
     try:
         deadline = time.monotonic() + 60
         while True:
-            assert server.poll() is None, f"weft serve exited {server.returncode}:\n{log.seek(0) or log.read()}"
+            if server.poll() is not None:
+                pytest.fail(f"weft serve exited {server.returncode}:\n{(tmp_path / 'serve.log').read_text()}")
             assert time.monotonic() < deadline, "weft serve did not answer /health within 60 s"
             try:
                 if httpx.get(f"{base}/health", timeout=2).status_code == 200:
