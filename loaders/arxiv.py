@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import TypeGuard
 
 from weft.graph.identity.ids import category_key, normalize_arxiv, paper_keys, scoped_researcher_key
 from weft.graph.identity.names import clean_whitespace, decode_tex, is_person_name, name_key, split_author_list
+from weft.loaders.reader import JSON, JSONObject, is_array, is_object
 from weft.loaders.rows import MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
 
 SOURCE = "arxiv"
@@ -212,7 +213,9 @@ q-alg|Quantum Algebra and Topology
 solv-int|Exactly Solvable and Integrable Systems
 supr-con|Superconductivity
 """
-CATEGORY_NAMES: dict[str, str] = dict(line.split("|", 1) for line in _TAXONOMY.strip().splitlines())
+CATEGORY_NAMES: dict[str, str] = {
+    code: name for code, _, name in (line.partition("|") for line in _TAXONOMY.strip().splitlines())
+}
 
 
 # Old-style ids with a subject class (`math.CO/0601001`): arXiv's id is the archive's (`math/0601001`).
@@ -234,11 +237,11 @@ def _decode_keeping_edges(part: str) -> str:
     return lead + decode_tex(part) + trail
 
 
-def version_dates(versions: list[dict] | None) -> list[tuple[int, str]]:
+def version_dates(versions: JSON) -> list[tuple[int, str]]:
     """`[(1, '2007-04-02'), (2, '2007-07-24')]` from `versions[{version, created}]`, sorted by number."""
     found: dict[int, str] = {}
-    for entry in versions or []:
-        if not isinstance(entry, dict):
+    for entry in versions if is_array(versions) else []:
+        if not is_object(entry):
             continue
         m = re.fullmatch(r"v(\d+)", str(entry.get("version", "")).strip())
         if not m:
@@ -251,13 +254,18 @@ def version_dates(versions: list[dict] | None) -> list[tuple[int, str]]:
     return sorted(found.items())
 
 
-def author_names(record: dict) -> list[str]:
+def _is_sequence(value: JSON) -> TypeGuard[list[JSON] | tuple[JSON, ...]]:
+    """A JSON array (or a tuple, from a record built in Python)."""
+    return isinstance(value, list | tuple)
+
+
+def author_names(record: JSONObject) -> list[str]:
     """Display names in order: `first last suffix` from `authors_parsed`, else the decoded `authors`."""
     parsed = record.get("authors_parsed")
     names: list[str] = []
-    if isinstance(parsed, list) and parsed:
+    if is_array(parsed) and parsed:
         for entry in parsed:
-            if not isinstance(entry, list | tuple) or not entry:
+            if not _is_sequence(entry) or not entry:
                 continue
             last, first, suffix = (list(entry) + ["", ""])[:3]
             name = " ".join(
@@ -279,12 +287,12 @@ def position(rank: int, count: int) -> str:
     return "last" if rank == count - 1 else "middle"
 
 
-def accepts(record: Any) -> bool:
+def accepts(record: JSON) -> bool:
     """Whether `record` looks like an arXiv snapshot line (used to refuse unknown files up front)."""
-    return isinstance(record, dict) and RECORD_FIELDS <= record.keys()
+    return is_object(record) and RECORD_FIELDS <= record.keys()
 
 
-def build_rows(record: Any) -> RecordRows:
+def build_rows(record: JSON) -> RecordRows:
     """The rows one snapshot line states (see loaders/rows.py for the contract).
 
     nodes: the Paper first (keys `arxiv_id`, plus `doi` when stated), then one paper-scoped
@@ -295,7 +303,7 @@ def build_rows(record: Any) -> RecordRows:
     (source_props); `updated` is the newer of `update_date` and the last version's date.
     Raises RejectedRecord when the record is not an object or has no valid arXiv id.
     """
-    if not isinstance(record, dict):
+    if not is_object(record):
         raise RejectedRecord(f"expected a JSON object, got {type(record).__name__}")
     raw_id = record.get("id")
     if not isinstance(raw_id, str) or not raw_id.strip():
@@ -369,12 +377,12 @@ def build_rows(record: Any) -> RecordRows:
     return rows
 
 
-def _text(value: Any) -> str:
+def _text(value: JSON) -> str:
     """A string field that may be null or of a wrong type."""
     return value if isinstance(value, str) else ""
 
 
-def _first_doi(raw: Any) -> str | None:
+def _first_doi(raw: JSON) -> str | None:
     """The first DOI of arXiv's `doi` field (it sometimes lists several, space-separated)."""
     if not isinstance(raw, str):
         return None
