@@ -17,14 +17,15 @@ from weft.graph.identity.ids import (
     scoped_researcher_key,
 )
 from weft.graph.identity.names import clean_whitespace, fold, is_person_name, name_key
+from weft.loaders.reader import JSON, JSONObject, is_array, is_object
 from weft.loaders.rows import MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
 
 SOURCE = "openalex"
 
 
-def kind(record: Any) -> str | None:
+def kind(record: JSON) -> str | None:
     """`work`, `author` or `institution` for an OpenAlex entity; None for anything else."""
-    if not isinstance(record, dict):
+    if not is_object(record):
         return None
     oid = normalize_openalex(record.get("id")) if isinstance(record.get("id"), str) else None
     prefix = {"W": "work", "A": "author", "I": "institution"}
@@ -39,12 +40,12 @@ def kind(record: Any) -> str | None:
     return None
 
 
-def accepts(record: Any) -> bool:
+def accepts(record: JSON) -> bool:
     """Whether `record` looks like an OpenAlex entity (used to refuse unknown files up front)."""
     return kind(record) is not None
 
 
-def build_rows(record: Any) -> RecordRows:
+def build_rows(record: JSON) -> RecordRows:
     """The rows one OpenAlex entity states; RejectedRecord when it has no usable id or wrong type."""
     which = kind(record)
     if which is None:
@@ -65,22 +66,23 @@ _LIST_FIELDS = {
 }
 
 
-def _shape(record: Any) -> str:
-    if isinstance(record, dict):
+def _shape(record: JSON) -> str:
+    if is_object(record):
         return "object with keys " + ", ".join(sorted(record)[:6])
     return type(record).__name__
 
 
-def _list(value: Any) -> list:
+def _list(value: JSON) -> list[JSON]:
     """A list field that may be null or absent."""
-    return value if isinstance(value, list) else []
+    return value if is_array(value) else []
 
 
-def _dict(value: Any) -> dict:
-    return value if isinstance(value, dict) else {}
+def _dict(value: JSON) -> JSONObject:
+    """An object field that may be null or absent."""
+    return value if is_object(value) else {}
 
 
-def _int(value: Any) -> int | None:
+def _int(value: JSON) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -89,9 +91,9 @@ def institution_name_key(name: str | None) -> str:
     return clean_whitespace(fold(name or ""))
 
 
-def abstract_text(inverted: Any) -> str | None:
+def abstract_text(inverted: JSON) -> str | None:
     """The abstract from OpenAlex's `abstract_inverted_index` ({word: [positions]}); None if absent."""
-    if not isinstance(inverted, dict) or not inverted:
+    if not is_object(inverted) or not inverted:
         return None
     slots: dict[int, str] = {}
     for word, positions in inverted.items():
@@ -104,8 +106,8 @@ def abstract_text(inverted: Any) -> str | None:
 # --- institutions ---------------------------------------------------------------------------
 
 
-def _institution_keys(inst: dict) -> dict[str, str]:
-    keys = {}
+def _institution_keys(inst: JSONObject) -> dict[str, str]:
+    keys: dict[str, str] = {}
     if ror := normalize_ror(inst.get("ror") if isinstance(inst.get("ror"), str) else None):
         keys["ror"] = ror
     if (oid := normalize_openalex(inst.get("id") if isinstance(inst.get("id"), str) else None)) and oid[0] == "I":
@@ -113,7 +115,7 @@ def _institution_keys(inst: dict) -> dict[str, str]:
     return keys
 
 
-def institution_mention(inst: dict, updated: str) -> NodeRow | None:
+def institution_mention(inst: JSONObject, updated: str) -> NodeRow | None:
     """An institution as a work's authorship or an author's affiliation names it (or None if id-less)."""
     keys = _institution_keys(inst)
     if not keys:
@@ -134,7 +136,7 @@ def institution_mention(inst: dict, updated: str) -> NodeRow | None:
     )
 
 
-def institution_rows(record: dict) -> RecordRows:
+def institution_rows(record: JSONObject) -> RecordRows:
     """An Institution entity: the node, its alternative names, and PART_OF its parents."""
     updated = str(record.get("updated_date") or "")
     keys = _institution_keys(record)
@@ -164,7 +166,7 @@ def institution_rows(record: dict) -> RecordRows:
     )
     rows = RecordRows([node])
     for assoc in _list(record.get("associated_institutions")):
-        if not isinstance(assoc, dict) or assoc.get("relationship") != "parent":
+        if not is_object(assoc) or assoc.get("relationship") != "parent":
             continue
         parent = institution_mention(assoc, updated)
         if parent is not None:
@@ -176,8 +178,8 @@ def institution_rows(record: dict) -> RecordRows:
 # --- authors --------------------------------------------------------------------------------
 
 
-def _researcher_keys(author: dict) -> dict[str, str]:
-    keys = {}
+def _researcher_keys(author: JSONObject) -> dict[str, str]:
+    keys: dict[str, str] = {}
     if (oid := normalize_openalex(author.get("id") if isinstance(author.get("id"), str) else None)) and oid[0] == "A":
         keys["openalex_id"] = oid
     if orcid := normalize_orcid(author.get("orcid") if isinstance(author.get("orcid"), str) else None):
@@ -185,12 +187,12 @@ def _researcher_keys(author: dict) -> dict[str, str]:
     return keys
 
 
-def _person_props(name: Any) -> dict[str, Any]:
+def _person_props(name: JSON) -> dict[str, Any]:
     text = clean_whitespace(name) if isinstance(name, str) else None
     return {"name": text, "name_key": name_key(text) or None, "is_person": is_person_name(text)}
 
 
-def author_rows(record: dict) -> RecordRows:
+def author_rows(record: JSONObject) -> RecordRows:
     """An Author entity: the researcher with its summary stats and LISTED_AFFILIATION {years}."""
     updated = str(record.get("updated_date") or "")
     stats = _dict(record.get("summary_stats"))
@@ -229,7 +231,7 @@ def author_rows(record: dict) -> RecordRows:
 # --- works ----------------------------------------------------------------------------------
 
 
-def _work_keys(record: dict) -> dict[str, str]:
+def _work_keys(record: JSONObject) -> dict[str, str]:
     ids = _dict(record.get("ids"))
     return paper_keys(
         doi=record.get("doi") or ids.get("doi"),
@@ -239,18 +241,18 @@ def _work_keys(record: dict) -> dict[str, str]:
     )
 
 
-def _location_source(record: dict) -> dict:
+def _location_source(record: JSONObject) -> JSONObject:
     return _dict(_dict(record.get("primary_location")).get("source"))
 
 
-def work_rows(record: dict) -> RecordRows:
+def work_rows(record: JSONObject) -> RecordRows:
     """A Work entity: the paper, its authors and their institutions, categories and references."""
     updated = str(record.get("updated_date") or "")
     keys = _work_keys(record)
     title = record.get("display_name") or record.get("title")
     primary = _dict(record.get("primary_location"))
     best_oa = _dict(record.get("best_oa_location"))
-    authorships = [a for a in _list(record.get("authorships")) if isinstance(a, dict)]
+    authorships = [a for a in _list(record.get("authorships")) if is_object(a)]
     paper = NodeRow(
         "Paper",
         keys,
@@ -288,7 +290,7 @@ def work_rows(record: dict) -> RecordRows:
     return rows
 
 
-def _authorship_rows(rows: RecordRows, paper: NodeRow, authorships: list[dict], updated: str) -> None:
+def _authorship_rows(rows: RecordRows, paper: NodeRow, authorships: list[JSONObject], updated: str) -> None:
     """One AUTHORED per author; an author listed twice keeps the first slot and every institution."""
     institutions: dict[str, NodeRow] = {}
     authored: dict[str, RelRow] = {}
@@ -333,57 +335,70 @@ def _authorship_rows(rows: RecordRows, paper: NodeRow, authorships: list[dict], 
     rows.nodes.extend(institutions.values())
 
 
-def _category_rows(rows: RecordRows, paper: NodeRow, record: dict, updated: str) -> None:
-    primary_topic = normalize_openalex(_dict(record.get("primary_topic")).get("id") or "")
-    links: dict[str, dict[str, Any]] = {}
-    categories: dict[str, NodeRow] = {}
+class _Categories:
+    """The Category rows and IN_CATEGORY links of one work: one row per key, one link per key that is
+    primary when any mention of it is, with the highest score stated."""
 
-    def category(key: str, name: Any, scheme: str, level: int | None) -> str:
-        if key not in categories:
-            categories[key] = NodeRow(
+    def __init__(self, updated: str) -> None:
+        self.updated = updated
+        self.rows: dict[str, NodeRow] = {}
+        self.links: dict[str, dict[str, Any]] = {}
+
+    def category(self, key: str, name: JSON, scheme: str, level: int | None) -> str:
+        """The key of a Category row, added the first time the key is seen."""
+        if key not in self.rows:
+            self.rows[key] = NodeRow(
                 "Category",
                 {"key": key},
                 SOURCE,
                 props={"name": name, "scheme": scheme, "level": level},
                 level=MENTION,
-                updated=updated,
+                updated=self.updated,
             )
         return key
 
-    def link(key: str, primary: bool, score: Any) -> None:
+    def link(self, key: str, primary: bool, score: JSON) -> None:
+        """Link the work to a category (again): primary if any link is, the highest score."""
         score = float(score) if isinstance(score, (int, float)) else None
-        old = links.get(key)
+        old = self.links.get(key)
         if old is None:
-            links[key] = {"primary": primary, "score": score}
+            self.links[key] = {"primary": primary, "score": score}
         else:
             old["primary"] = old["primary"] or primary
             if score is not None and (old["score"] is None or score > old["score"]):
                 old["score"] = score
 
-    for topic in _list(record.get("topics")):
-        topic = _dict(topic)
-        tid = normalize_openalex(topic.get("id") or "")
-        if not tid:
-            continue
-        is_primary = tid == primary_topic
-        chain = [category(category_key("topic", tid), topic.get("display_name"), "topic", 3)]
+    def topic_chain(self, tid: str, topic: JSONObject) -> list[str]:
+        """A topic and the subfield, field and domain above it, as category keys (narrowest first)."""
+        chain = [self.category(category_key("topic", tid), topic.get("display_name"), "topic", 3)]
         for scheme, level in (("subfield", 2), ("field", 1), ("domain", 0)):
             part = _dict(topic.get(scheme))
             code = str(part.get("id") or "").rstrip("/").rsplit("/", 1)[-1]
             if code:
-                chain.append(category(category_key(scheme, code), part.get("display_name"), scheme, level))
+                chain.append(self.category(category_key(scheme, code), part.get("display_name"), scheme, level))
+        return chain
+
+
+def _category_rows(rows: RecordRows, paper: NodeRow, record: JSONObject, updated: str) -> None:
+    """Topics (with their subfield, field and domain, linked by CATEGORY_PART_OF) and concepts."""
+    primary_topic = normalize_openalex(_dict(record.get("primary_topic")).get("id") or "")
+    categories = _Categories(updated)
+    for topic in map(_dict, _list(record.get("topics"))):
+        tid = normalize_openalex(topic.get("id") or "")
+        if not tid:
+            continue
+        chain = categories.topic_chain(tid, topic)
         for key in chain:
-            link(key, is_primary, topic.get("score"))
+            categories.link(key, tid == primary_topic, topic.get("score"))
         for child, parent in zip(chain, chain[1:], strict=False):
             rows.rels.append(RelRow("CATEGORY_PART_OF", child, parent, owner=None))
-    for concept in _list(record.get("concepts")):
-        concept = _dict(concept)
+    for concept in map(_dict, _list(record.get("concepts"))):
         cid = normalize_openalex(concept.get("id") or "")
         if cid:
-            key = category(
+            key = categories.category(
                 category_key("concept", cid), concept.get("display_name"), "concept", _int(concept.get("level"))
             )
-            link(key, False, concept.get("score"))
-    rows.nodes.extend(categories.values())
-    for key, props in links.items():
+            categories.link(key, False, concept.get("score"))
+    rows.nodes.extend(categories.rows.values())
+    for key, props in categories.links.items():
         rows.rels.append(RelRow("IN_CATEGORY", paper.key, key, props))
