@@ -24,6 +24,7 @@ line; `dataset_rows(kind, row)`): `papers`, `authors`, `citations`, `paper-ids`,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from weft.graph.identity.ids import (
@@ -34,6 +35,7 @@ from weft.graph.identity.ids import (
     scoped_researcher_key,
 )
 from weft.graph.identity.names import clean_name, clean_whitespace, is_person_name, name_key
+from weft.loaders.reader import JSON, JSONObject, is_array, is_object
 from weft.loaders.rows import ATTACH, FULL_RECORD, MENTION, NodeRow, RecordRows, RejectedRecord, RelRow
 
 SOURCE = "s2"
@@ -46,7 +48,7 @@ def _compact(props: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in props.items() if v is not None and v != "" and v != []}
 
 
-def _get(record: dict, *names: str) -> Any:
+def _get(record: JSONObject, *names: str) -> JSON:
     """The first present value among camelCase / lowercase spellings of a field."""
     for name in names:
         if record.get(name) is not None:
@@ -54,7 +56,7 @@ def _get(record: dict, *names: str) -> Any:
     return None
 
 
-def _int(value: Any) -> int | None:
+def _int(value: JSON) -> int | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
@@ -63,17 +65,20 @@ def _int(value: Any) -> int | None:
     return int(text) if text.isascii() and text.isdigit() else None
 
 
-def _need_object(record: Any) -> dict:
-    if not isinstance(record, dict):
+def _dict(value: JSON) -> JSONObject:
+    """An object field that may be null, absent or of a wrong type."""
+    return value if is_object(value) else {}
+
+
+def _need_object(record: JSON) -> JSONObject:
+    if not is_object(record):
         raise RejectedRecord(f"expected a JSON object, got {type(record).__name__}")
     return record
 
 
-def s2_paper_keys(record: dict) -> dict[str, str]:
+def s2_paper_keys(record: JSONObject) -> dict[str, str]:
     """Paper key properties of an S2 paper (Graph API or dataset spelling)."""
-    ext = _get(record, "externalIds", "externalids") or {}
-    if not isinstance(ext, dict):
-        ext = {}
+    ext = _dict(_get(record, "externalIds", "externalids"))
     sha = _get(record, "paperId")
     if not sha and isinstance(record.get("url"), str) and (m := _S2_URL.search(record["url"])):
         sha = m.group(1)
@@ -87,16 +92,16 @@ def s2_paper_keys(record: dict) -> dict[str, str]:
     )
 
 
-def field_categories(record: dict) -> list[NodeRow]:
+def field_categories(record: JSONObject) -> list[NodeRow]:
     """S2 fields of study as Category rows `s2field:<slug>` (linked not primary, no score), deduplicated."""
     names: list[str] = []
-    for entry in _get(record, "s2FieldsOfStudy", "s2fieldsofstudy") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("category"), str):
+    for entry in _get(record, "s2FieldsOfStudy", "s2fieldsofstudy") or ():
+        if is_object(entry) and isinstance(entry.get("category"), str):
             names.append(entry["category"])
-    for name in _get(record, "fieldsOfStudy", "fieldsofstudy") or []:
+    for name in _get(record, "fieldsOfStudy", "fieldsofstudy") or ():
         if isinstance(name, str):
             names.append(name)
-    out = []
+    out: list[NodeRow] = []
     for name in dict.fromkeys(clean_whitespace(n) for n in names if clean_whitespace(n)):
         slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
         out.append(
@@ -111,10 +116,10 @@ def field_categories(record: dict) -> list[NodeRow]:
     return out
 
 
-def researcher_props(author: dict) -> dict[str, Any]:
+def researcher_props(author: JSONObject) -> dict[str, Any]:
     """Properties of an S2 author object (nested `{authorId, name}` or full, either spelling)."""
     name = clean_name(_str(author.get("name"))) or None
-    aliases = [clean_whitespace(a) for a in author.get("aliases") or [] if isinstance(a, str) and clean_whitespace(a)]
+    aliases = [clean_whitespace(a) for a in author.get("aliases") or () if isinstance(a, str) and clean_whitespace(a)]
     return _compact(
         {
             "name": name,
@@ -130,37 +135,36 @@ def researcher_props(author: dict) -> dict[str, Any]:
     )
 
 
-def researcher_keys(author: dict) -> dict[str, str]:
+def researcher_keys(author: JSONObject) -> dict[str, str]:
     """Researcher key properties: `s2_id` (string of digits) and an ORCID when S2 states one."""
     keys: dict[str, str] = {}
     author_id = _get(author, "authorId", "authorid")
     if author_id is not None and str(author_id).strip():
         keys["s2_id"] = str(author_id).strip()
     ext = _get(author, "externalIds", "externalids")
-    if isinstance(ext, dict):
+    if is_object(ext):
         orcid = ext.get("ORCID")
-        orcid = orcid[0] if isinstance(orcid, list) and orcid else orcid
+        orcid = orcid[0] if is_array(orcid) and orcid else orcid
         if isinstance(orcid, str) and (norm := normalize_orcid(orcid)):
             keys["orcid"] = norm
     return keys
 
 
-def _paper_node(record: dict, level: int) -> NodeRow:
+def _paper_node(record: JSONObject, level: int) -> NodeRow:
     """The Paper row of an S2 paper (Graph API or `papers` dataset spelling)."""
     keys = s2_paper_keys(record)
     if not keys:
         raise RejectedRecord("S2 paper without a paperId, corpus id or external id")
-    ext = _get(record, "externalIds", "externalids")
-    ext = ext if isinstance(ext, dict) else {}
-    venue_obj = record.get("publicationVenue") if isinstance(record.get("publicationVenue"), dict) else {}
-    journal = record.get("journal") if isinstance(record.get("journal"), dict) else {}
+    ext = _dict(_get(record, "externalIds", "externalids"))
+    venue_obj = _dict(record.get("publicationVenue"))
+    journal = _dict(record.get("journal"))
     venue = (
         clean_whitespace(_str(_get(record, "venue")))
         or clean_whitespace(_str(venue_obj.get("name")))
         or clean_whitespace(_str(journal.get("name")))
     )
-    pdf = record.get("openAccessPdf") if isinstance(record.get("openAccessPdf"), dict) else {}
-    tldr = record.get("tldr") if isinstance(record.get("tldr"), dict) else {}
+    pdf = _dict(record.get("openAccessPdf"))
+    tldr = _dict(record.get("tldr"))
     date = _get(record, "publicationDate", "publicationdate")
     updated = _str(record.get("updated"))
     types = _get(record, "publicationTypes", "publicationtypes")
@@ -188,7 +192,7 @@ def _paper_node(record: dict, level: int) -> NodeRow:
                     _get(record, "influentialCitationCount", "influentialcitationcount")
                 ),
                 "reference_count_s2": _int(_get(record, "referenceCount", "referencecount")),
-                "publication_types_s2": [t for t in types if isinstance(t, str)] if isinstance(types, list) else None,
+                "publication_types_s2": [t for t in types if isinstance(t, str)] if is_array(types) else None,
                 "publication_venue_id_s2": _str(venue_obj.get("id"))
                 or _str(_get(record, "publicationvenueid"))
                 or None,
@@ -199,7 +203,7 @@ def _paper_node(record: dict, level: int) -> NodeRow:
     )
 
 
-def _str(value: Any) -> str:
+def _str(value: JSON) -> str:
     return value if isinstance(value, str) else ""
 
 
@@ -220,14 +224,14 @@ class _Builder:
         self.index[(row.label, row.key)] = len(self.rows.nodes) - 1
         return len(self.rows.nodes) - 1, True
 
-    def paper(self, record: dict, level: int, owns: tuple[str, ...]) -> NodeRow | None:
+    def paper(self, record: JSONObject, level: int, owns: tuple[str, ...]) -> NodeRow | None:
         """A paper with its authors and fields of study; None when it was already in this record."""
         paper = _paper_node(record, level)
         paper.owns = owns
         at, new = self.node(paper)
         if not new:
             return None
-        people = [a for a in record.get("authors") or [] if isinstance(a, dict)]
+        people = [a for a in record.get("authors") or () if is_object(a)]
         # Id-less authors are scoped by the S2 paperId when there is one: a DOI added later cannot re-key them.
         scope = f"s2:{paper.keys['s2_id']}" if "s2_id" in paper.keys else paper.key
         for rank, author in enumerate(people):
@@ -259,7 +263,9 @@ class _Builder:
         return paper
 
 
-def researcher_row(author: dict, level: int, *, scope: str | None = None, rank: int = 0, updated: str = "") -> NodeRow:
+def researcher_row(
+    author: JSONObject, level: int, *, scope: str | None = None, rank: int = 0, updated: str = ""
+) -> NodeRow:
     """The Researcher row of an S2 author; id-less ones become paper-scoped (`<scope>#<rank>`)."""
     keys = researcher_keys(author)
     props = researcher_props(author)
@@ -275,7 +281,7 @@ def researcher_row(author: dict, level: int, *, scope: str | None = None, rank: 
     )
 
 
-def paper_rows(record: Any) -> RecordRows:
+def paper_rows(record: JSON) -> RecordRows:
     """A Graph API paper (with nested `citations`/`references`) or a `papers` dataset row.
 
     nodes[0] is the paper (FULL_RECORD, owns AUTHORED, IN_CATEGORY and, when it lists them,
@@ -290,16 +296,16 @@ def paper_rows(record: Any) -> RecordRows:
     owns = ("AUTHORED", "IN_CATEGORY", "REFERENCES") if has_refs else ("AUTHORED", "IN_CATEGORY")
     main = _paper_node(record, FULL_RECORD)
     builder.paper(record, FULL_RECORD, owns)
-    for entry in record.get("references") or []:
+    for entry in record.get("references") or ():
         entry = _unwrap(entry, "citedPaper")
-        if not isinstance(entry, dict) or not s2_paper_keys(entry):
+        if not is_object(entry) or not s2_paper_keys(entry):
             continue
         cited = builder.paper(entry, MENTION, ("AUTHORED", "IN_CATEGORY"))
         key = cited.key if cited else _paper_node(entry, MENTION).key
         builder.rows.rels.append(RelRow("REFERENCES", main.key, key, owner=0))
-    for entry in record.get("citations") or []:
+    for entry in record.get("citations") or ():
         entry = _unwrap(entry, "citingPaper")
-        if not isinstance(entry, dict) or not s2_paper_keys(entry):
+        if not is_object(entry) or not s2_paper_keys(entry):
             continue
         citing = builder.paper(entry, MENTION, ("AUTHORED", "IN_CATEGORY"))
         key = citing.key if citing else _paper_node(entry, MENTION).key
@@ -307,21 +313,21 @@ def paper_rows(record: Any) -> RecordRows:
     return builder.rows
 
 
-def _unwrap(entry: Any, field: str) -> Any:
+def _unwrap(entry: JSON, field: str) -> JSON:
     """A nested paper, also in the `/citations` and `/references` endpoint shape `{citingPaper: {...}}`."""
-    if isinstance(entry, dict) and isinstance(entry.get(field), dict) and "paperId" not in entry:
+    if is_object(entry) and is_object(entry.get(field)) and "paperId" not in entry:
         return entry[field]
     return entry
 
 
-def page_rows(record: Any) -> RecordRows | None:
+def page_rows(record: JSON) -> RecordRows | None:
     """A Graph API result page as one record: each entry's rows (`paper_rows` / `author_rows`;
     `{citingPaper}`/`{citedPaper}` entries as papers, their link needs the cited id the page lacks).
 
     Entries without any id are skipped, like id-less nested papers; None for a page with none left.
     """
     out = RecordRows()
-    for entry in _page_entries(_need_object(record)) or []:
+    for entry in _page_entries(_need_object(record)) or ():
         entry = _unwrap(_unwrap(entry, "citingPaper"), "citedPaper")
         try:
             part = paper_rows(entry) if "paperId" in entry else author_rows(entry) if "authorId" in entry else None
@@ -337,21 +343,21 @@ def page_rows(record: Any) -> RecordRows | None:
     return out if out.nodes else None
 
 
-def author_rows(record: Any) -> RecordRows:
+def author_rows(record: JSON) -> RecordRows:
     """A Graph API author (with `papers`) or an `authors` dataset row: the researcher first, then
     each listed paper as a MENTION row with its authors."""
     record = _need_object(record)
     builder = _Builder()
     builder.node(researcher_row(record, FULL_RECORD))
-    for entry in record.get("papers") or []:
-        if isinstance(entry, dict) and s2_paper_keys(entry):
+    for entry in record.get("papers") or ():
+        if is_object(entry) and s2_paper_keys(entry):
             builder.paper(entry, MENTION, ("AUTHORED", "IN_CATEGORY"))
     return builder.rows
 
 
-def dataset_kind(record: Any) -> str | None:
+def dataset_kind(record: JSON) -> str | None:
     """The S2AG dataset a lowercase-field row comes from (`papers`, `citations`, ...), or None."""
-    if not isinstance(record, dict):
+    if not is_object(record):
         return None
     fields = record.keys()
     if "citingcorpusid" in fields:
@@ -375,13 +381,13 @@ def dataset_kind(record: Any) -> str | None:
 _PAGE_FIELDS = frozenset({"total", "offset", "next", "token"})
 
 
-def _page_entries(record: dict) -> list[dict] | None:
+def _page_entries(record: JSONObject) -> list[JSONObject] | None:
     """The entries of a Graph API result page (`/paper/search`, `/paper/search/bulk`,
     `/author/search`, `/author/{id}/papers`: `{total|offset|next|token, data: [...]}`), else None."""
     data = record.get("data")
-    if not isinstance(data, list) or not record.keys() & _PAGE_FIELDS or record.keys() & {"paperId", "authorId"}:
+    if not is_array(data) or not record.keys() & _PAGE_FIELDS or record.keys() & {"paperId", "authorId"}:
         return None
-    entries = [e for e in data if isinstance(e, dict)]
+    entries = [e for e in data if is_object(e)]
     if entries and not any(
         k in _unwrap(_unwrap(e, "citingPaper"), "citedPaper") for e in entries[:5] for k in ("paperId", "authorId")
     ):
@@ -389,9 +395,9 @@ def _page_entries(record: dict) -> list[dict] | None:
     return entries
 
 
-def kind(record: Any) -> str | None:
+def kind(record: JSON) -> str | None:
     """`paper` / `author` / `page` (Graph API) or `dataset:<name>` for an S2 record; None otherwise."""
-    if not isinstance(record, dict):
+    if not is_object(record):
         return None
     if "paperId" in record:
         return "paper"
@@ -403,12 +409,12 @@ def kind(record: Any) -> str | None:
     return f"dataset:{dataset}" if dataset else None
 
 
-def accepts(record: Any) -> bool:
+def accepts(record: JSON) -> bool:
     """Whether `record` looks like a Semantic Scholar record (Graph API or dataset row)."""
     return kind(record) is not None
 
 
-def build_rows(record: Any) -> RecordRows | None:
+def build_rows(record: JSON) -> RecordRows | None:
     """The rows of any S2 record, by its kind (see `paper_rows`, `author_rows`, `dataset_rows`).
 
     None for a record that is read and counted but writes nothing (`paper-ids`, venues, a
@@ -426,19 +432,19 @@ def build_rows(record: Any) -> RecordRows | None:
     return dataset_rows(which.removeprefix("dataset:"), record)
 
 
-def corpus_id(value: Any) -> str | None:
+def corpus_id(value: JSON) -> str | None:
     """A corpus id as the key property holds it (`"14636783"`), from an int or a string of digits."""
     number = _int(value)
     return str(number) if number is not None else None
 
 
-def corpus_key(value: Any) -> str | None:
+def corpus_key(value: JSON) -> str | None:
     """`corpus:<n>` from an integer or string corpus id; None when absent or not a number."""
     number = corpus_id(value)
     return f"corpus:{number}" if number is not None else None
 
 
-def _corpus_keys(row: dict, field: str = "corpusid") -> dict[str, str]:
+def _corpus_keys(row: JSONObject, field: str = "corpusid") -> dict[str, str]:
     keys = paper_keys(corpus=corpus_id(row.get(field)))
     if "corpus_id" not in keys:
         raise RejectedRecord(f"S2 {field} missing or not a number: {row.get(field)!r}")
@@ -454,7 +460,7 @@ def _attach(
     )
 
 
-def dataset_rows(kind: str, row: Any) -> RecordRows | None:
+def dataset_rows(kind: str, row: JSON) -> RecordRows | None:
     """One S2AG dataset row; None for rows that write nothing (`paper-ids`, citations to nothing).
 
     papers/authors: as the Graph API. citations: the citing paper (found by corpus id, ATTACH)
@@ -467,30 +473,54 @@ def dataset_rows(kind: str, row: Any) -> RecordRows | None:
     corpus id; adding it to a paper known only by corpus id here would re-key that paper.
     """
     row = _need_object(row)
-    if kind == "papers":
-        return paper_rows(row)
-    if kind == "authors":
-        return author_rows(row)
-    if kind == "citations":
-        keys = _corpus_keys(row, "citingcorpusid")
-        cited = corpus_key(row.get("citedcorpusid"))
-        if cited is None:
-            return None
-        citing = _attach(keys)
-        return RecordRows([citing], [RelRow("REFERENCES", citing.key, cited, owner=None)])
-    if kind == "abstracts":
-        text = clean_whitespace(_str(row.get("abstract")))
-        return RecordRows([_attach(_corpus_keys(row), props={"abstract": text})]) if text else None
-    if kind == "tldrs":
-        text = clean_whitespace(_str(row.get("text")))
-        return RecordRows([_attach(_corpus_keys(row), props={"tldr": text})]) if text else None
-    if kind == "publication-venues":
-        if not _str(row.get("id")) or not clean_whitespace(_str(row.get("name"))):
-            raise RejectedRecord("S2 venue without an id or name")
+    build = _DATASET_ROWS.get(kind)
+    if build is None:
+        raise ValueError(f"unknown S2 dataset kind {kind!r}")
+    return build(row)
+
+
+def _citation_rows(row: JSONObject) -> RecordRows | None:
+    """The citing paper (ATTACH) `REFERENCES` `corpus:<cited>`; None when the cited id is null."""
+    keys = _corpus_keys(row, "citingcorpusid")
+    cited = corpus_key(row.get("citedcorpusid"))
+    if cited is None:
         return None
-    if kind == "paper-ids":
-        _corpus_keys(row)
-        if not _str(row.get("sha")):
-            raise RejectedRecord("S2 paper-ids row without a sha")
-        return None
-    raise ValueError(f"unknown S2 dataset kind {kind!r}")
+    citing = _attach(keys)
+    return RecordRows([citing], [RelRow("REFERENCES", citing.key, cited, owner=None)])
+
+
+def _abstract_rows(row: JSONObject) -> RecordRows | None:
+    """`abstract` attached to the paper with the row's corpus id; None for an empty one."""
+    text = clean_whitespace(_str(row.get("abstract")))
+    return RecordRows([_attach(_corpus_keys(row), props={"abstract": text})]) if text else None
+
+
+def _tldr_rows(row: JSONObject) -> RecordRows | None:
+    """`tldr` attached to the paper with the row's corpus id; None for an empty one."""
+    text = clean_whitespace(_str(row.get("text")))
+    return RecordRows([_attach(_corpus_keys(row), props={"tldr": text})]) if text else None
+
+
+def _check_venue(row: JSONObject) -> None:
+    """A `publication-venues` row needs an id and a name; it writes nothing."""
+    if not _str(row.get("id")) or not clean_whitespace(_str(row.get("name"))):
+        raise RejectedRecord("S2 venue without an id or name")
+
+
+def _check_paper_ids(row: JSONObject) -> None:
+    """A `paper-ids` row needs a corpus id and a sha; it writes nothing."""
+    _corpus_keys(row)
+    if not _str(row.get("sha")):
+        raise RejectedRecord("S2 paper-ids row without a sha")
+
+
+# The rows of each S2AG dataset (see `dataset_rows`).
+_DATASET_ROWS: dict[str, Callable[[JSONObject], RecordRows | None]] = {
+    "papers": paper_rows,
+    "authors": author_rows,
+    "citations": _citation_rows,
+    "abstracts": _abstract_rows,
+    "tldrs": _tldr_rows,
+    "publication-venues": _check_venue,
+    "paper-ids": _check_paper_ids,
+}
