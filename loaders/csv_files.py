@@ -9,10 +9,11 @@ per group, with typed columns (`year:long`, `versions:string[]`, `id:ID(Paper)`)
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any, TypedDict, TypeGuard
 
 # Between array elements: a control character no real title, name or id contains.
 ARRAY_DELIMITER = "\x1f"
@@ -21,25 +22,54 @@ MANIFEST = "manifest.json"
 # The property that is the node's import id, per label (every other label uses `id`).
 ID_PROPERTY = {"Ref": "key", "Meta": "key"}
 
+# The properties of one node or relationship, by name.
+Props = dict[str, Any]
+
+
+class NodeGroup(TypedDict):
+    """One node label's header and data file names."""
+
+    labels: str
+    files: list[str]
+
+
+class RelGroup(TypedDict):
+    """One relationship group's header and data file names, and its type."""
+
+    type: str
+    files: list[str]
+
+
+class Manifest(TypedDict):
+    """manifest.json: the file groups, the data files with fields spanning lines, the counts."""
+
+    nodes: list[NodeGroup]
+    relationships: list[RelGroup]
+    multiline_files: list[str]
+    counts: dict[str, int]
+    array_delimiter: str
+
 
 @dataclass
 class GraphBuffer:
     """Nodes by label and id, relationships by (type, start label, end label) and end ids."""
 
-    nodes: dict[str, dict[str, dict]] = field(default_factory=dict)
-    relationships: dict[tuple[str, str, str], dict[tuple[str, str], dict]] = field(default_factory=dict)
+    nodes: dict[str, dict[str, Props]] = field(default_factory=dict[str, dict[str, Props]])
+    relationships: dict[tuple[str, str, str], dict[tuple[str, str], Props]] = field(
+        default_factory=dict[tuple[str, str, str], dict[tuple[str, str], Props]]
+    )
 
-    def node(self, label: str, key: str) -> dict | None:
+    def node(self, label: str, key: str) -> Props | None:
         """The properties of one node, or None."""
         return self.nodes.get(label, {}).get(key)
 
-    def put_node(self, label: str, props: dict) -> dict:
+    def put_node(self, label: str, props: Props) -> Props:
         """Store (or replace) a node; its id property must be set. Returns the stored dict."""
         key = props[ID_PROPERTY.get(label, "id")]
         self.nodes.setdefault(label, {})[key] = props
         return props
 
-    def put_relationship(self, rel_type: str, start: tuple[str, str], end: tuple[str, str], props: dict) -> None:
+    def put_relationship(self, rel_type: str, start: tuple[str, str], end: tuple[str, str], props: Props) -> None:
         """Store (or replace) the one relationship of a type between two nodes."""
         group = self.relationships.setdefault((rel_type, start[0], end[0]), {})
         group[(start[1], end[1])] = props
@@ -51,6 +81,11 @@ class GraphBuffer:
             if rels:
                 found[rel_type] = found.get(rel_type, 0) + len(rels)
         return dict(sorted(found.items()))
+
+
+def _is_list(value: object) -> TypeGuard[list[object] | tuple[object, ...]]:
+    """A list property value (an array column)."""
+    return isinstance(value, list | tuple)
 
 
 def column_type(label: str, prop: str, values: Iterable[object]) -> str:
@@ -65,7 +100,7 @@ def column_type(label: str, prop: str, values: Iterable[object]) -> str:
     for value in values:
         if value is None:
             continue
-        if isinstance(value, list | tuple):
+        if _is_list(value):
             inner = {_scalar_kind(label, prop, v) for v in value}
             kinds.add((inner.pop() if len(inner) == 1 else _merge_kinds(label, prop, inner) if inner else "?") + "[]")
         else:
@@ -113,7 +148,7 @@ def format_field(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, int | float):
         return repr(value)
-    if isinstance(value, list | tuple):
+    if _is_list(value):
         parts = [v if isinstance(v, str) else format_field(v) for v in value]
         for part in parts:
             if ARRAY_DELIMITER in part:
@@ -126,7 +161,7 @@ def _quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def _write_group(path_stem: Path, header: list[str], rows: Iterable[list[object]]) -> tuple[list[str], bool]:
+def _write_group(path_stem: Path, header: list[str], rows: Iterable[Sequence[object]]) -> tuple[list[str], bool]:
     """Write `<stem>.header.csv` and `<stem>.csv`; returns the file names and whether any field spans lines."""
     header_path = path_stem.with_name(path_stem.name + ".header.csv")
     data_path = path_stem.with_name(path_stem.name + ".csv")
@@ -141,12 +176,12 @@ def _write_group(path_stem: Path, header: list[str], rows: Iterable[list[object]
     return [header_path.name, data_path.name], multiline
 
 
-def write_import_csv(buffer: GraphBuffer, out_dir: Path) -> dict:
+def write_import_csv(buffer: GraphBuffer, out_dir: Path) -> Manifest:
     """Write every node and relationship group plus manifest.json; returns the manifest."""
     out_dir.mkdir(parents=True, exist_ok=True)
     for stale in out_dir.glob("*.csv"):
         stale.unlink()
-    manifest: dict = {
+    manifest: Manifest = {
         "nodes": [],
         "relationships": [],
         "multiline_files": [],
