@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 # Row relationship types and the type they are stored as.
 STORED_TYPE = {"CATEGORY_PART_OF": "PART_OF", "INSTITUTION_PART_OF": "PART_OF"}
 
+# (smaller researcher id, larger) -> (shared papers, first year, last year): COAUTHORED_WITH.
+CoauthorPairs = dict[tuple[str, str], tuple[int, int | None, int | None]]
+
 
 def node_properties(node: Node, loaded_at: datetime) -> dict[str, Any]:
     """Every property the online writer leaves on a node (empty lists omitted: CSV cannot hold them)."""
@@ -57,7 +60,7 @@ def apply_claims(graph: MemoryGraph) -> None:
     slots_at: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     by_id: dict[str, Node] = {}
     for (rel_type, researcher, paper), edge in graph.rels.items():
-        if rel_type != "AUTHORED" or edge.props.get("rank") is None:
+        if rel_type != "AUTHORED" or isinstance(paper, str) or edge.props.get("rank") is None:
             continue
         by_id[researcher.id] = researcher
         by_id[paper.id] = paper
@@ -117,13 +120,13 @@ def add_relationships(graph: MemoryGraph, buffer: GraphBuffer) -> None:
     for (rel_type, start_node, end), edge in graph.rels.items():
         start = start_node.find()
         sid = id_of(start)
-        props = {
+        props: dict[str, Any] = {
             **edge.props,
             "source": edge.source,
             "sources": sorted(edge.sources),
             "claimed_sources": sorted(edge.claimed) or None,
         }
-        if rel_type == "REFERENCES":
+        if isinstance(end, str):  # REFERENCES, the one type whose end is a Ref key, not a node
             buffer.put_relationship("REFERENCES", ("Paper", sid), ("Ref", end), props)
             target = papers.get(end)
             if target is not None and target.find() is not start:
@@ -132,7 +135,7 @@ def add_relationships(graph: MemoryGraph, buffer: GraphBuffer) -> None:
         end_node = end.find()
         eid = id_of(end_node)
         if rel_type == "AUTHORED":
-            inst_ids = [id_of(n) for n in props.pop("institution_keys", None) or []]
+            inst_ids = [id_of(n) for n in props.pop("institution_keys", None) or ()]
             props["institution_ids"] = inst_ids or None
             authors_of[eid].append(sid)
             year_of[eid] = end_node.props.get("year")
@@ -164,23 +167,18 @@ def add_relationships(graph: MemoryGraph, buffer: GraphBuffer) -> None:
     _same_names(buffer, people, pairs, affiliated, authors_of, year_of)
 
 
-def coauthor_pairs(
-    authors_of: dict[str, list[str]], year_of: dict[str, int | None]
-) -> dict[tuple[str, str], tuple[int, int | None, int | None]]:
+def coauthor_pairs(authors_of: dict[str, list[str]], year_of: dict[str, int | None]) -> CoauthorPairs:
     """{(smaller id, larger id): (shared papers, first year, last year)} (pure)."""
-    pairs: dict[tuple[str, str], list] = {}
+    pairs: CoauthorPairs = {}
     for paper, authors in authors_of.items():
         year = year_of.get(paper)
         for pair in combinations(sorted(set(authors)), 2):
-            entry = pairs.get(pair)
-            if entry is None:
-                pairs[pair] = [1, year, year]
-                continue
-            entry[0] += 1
+            weight, first, last = pairs.get(pair, (0, year, year))
             if year is not None:
-                entry[1] = year if entry[1] is None else min(entry[1], year)
-                entry[2] = year if entry[2] is None else max(entry[2], year)
-    return {pair: (w, first, last) for pair, (w, first, last) in pairs.items()}
+                first = year if first is None else min(first, year)
+                last = year if last is None else max(last, year)
+            pairs[pair] = (weight + 1, first, last)
+    return pairs
 
 
 def _affiliations(
@@ -216,7 +214,7 @@ def _span(papers: set[str], year_of: dict[str, int | None]) -> tuple[int | None,
 def overlap_years(span_a: tuple[int | None, int | None], span_b: tuple[int | None, int | None]) -> int:
     """Overlapping active years as BUILD_SAME_NAME computes them: 0 when either span is unknown."""
     (a0, a1), (b0, b1) = span_a, span_b
-    if None in (a0, a1, b0, b1):
+    if a0 is None or a1 is None or b0 is None or b1 is None:
         return 0
     return max(0, min(a1, b1) - max(a0, b0) + 1)
 
@@ -224,7 +222,7 @@ def overlap_years(span_a: tuple[int | None, int | None], span_b: tuple[int | Non
 def _same_names(
     buffer: GraphBuffer,
     people: list[dict[str, Any]],
-    coauthors: dict[tuple[str, str], tuple],
+    coauthors: CoauthorPairs,
     affiliated: set[tuple[str, str]],
     authors_of: dict[str, list[str]],
     year_of: dict[str, int | None],
@@ -249,17 +247,10 @@ def _same_names(
         a, b = pair["a"], pair["b"]
         shared_coauthors = len(neighbours[a] & neighbours[b])
         shared_institutions = len(institutions[a] & institutions[b])
-        shared_papers = len(papers_of[a] & papers_of[b])
         overlap = overlap_years(_span(papers_of[a], year_of), _span(papers_of[b], year_of))
-        evidence = [f"same name key: {name_key[a]}"]
-        if shared_coauthors > 0:
-            evidence.append(f"shared co-authors: {shared_coauthors}")
-        if shared_institutions > 0:
-            evidence.append(f"shared institutions: {shared_institutions}")
-        if overlap > 0:
-            evidence.append(f"overlapping years: {overlap}")
-        if shared_papers > 0:
-            evidence.append(f"listed together on {shared_papers} paper(s)")
+        evidence = _same_name_evidence(
+            name_key[a], shared_coauthors, shared_institutions, overlap, len(papers_of[a] & papers_of[b])
+        )
         buffer.put_relationship(
             "SAME_NAME_AS",
             ("Researcher", a),
@@ -271,3 +262,19 @@ def _same_names(
                 "evidence": evidence,
             },
         )
+
+
+def _same_name_evidence(
+    name_key: str, shared_coauthors: int, shared_institutions: int, overlap: int, shared_papers: int
+) -> list[str]:
+    """The evidence lines of one SAME_NAME_AS, as derive.py words them (zero counts left out)."""
+    evidence = [f"same name key: {name_key}"]
+    if shared_coauthors > 0:
+        evidence.append(f"shared co-authors: {shared_coauthors}")
+    if shared_institutions > 0:
+        evidence.append(f"shared institutions: {shared_institutions}")
+    if overlap > 0:
+        evidence.append(f"overlapping years: {overlap}")
+    if shared_papers > 0:
+        evidence.append(f"listed together on {shared_papers} paper(s)")
+    return evidence
