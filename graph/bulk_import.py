@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
 from weft.graph import local_server
 from weft.graph.driver import check_connectivity, open_driver
@@ -23,6 +24,29 @@ from weft.graph.settings import Settings
 
 MANIFEST = "manifest.json"
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+class NodeFiles(TypedDict):
+    """One node group of the manifest: its labels (`A;B`) and header + data file names."""
+
+    labels: str
+    files: list[str]
+
+
+class RelationshipFiles(TypedDict):
+    """One relationship group of the manifest: its type and header + data file names."""
+
+    type: str
+    files: list[str]
+
+
+class ImportManifest(TypedDict):
+    """What the import reads of `manifest.json` (loaders.csv_files writes it, with counts too)."""
+
+    nodes: list[NodeFiles]
+    relationships: list[RelationshipFiles]
+    multiline_files: NotRequired[list[str]]
+    array_delimiter: NotRequired[str]
 
 
 @dataclass(frozen=True)
@@ -43,13 +67,13 @@ class ImportSummary:
         return sum(n for name, n in self.counts.items() if name.isupper())
 
 
-def read_manifest(csv_dir: Path) -> dict:
+def read_manifest(csv_dir: Path) -> ImportManifest:
     """The export's manifest, with every file it names checked to exist."""
     path = csv_dir / MANIFEST
     if not path.is_file():
         raise InvalidInput(f"{csv_dir} has no {MANIFEST}; write the folder with `weft export-csv`")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest: ImportManifest = json.loads(path.read_text(encoding="utf-8"))
         groups = [*manifest["nodes"], *manifest["relationships"]]
         files = [csv_dir / name for group in groups for name in group["files"]]
     except (ValueError, KeyError, TypeError) as exc:
@@ -60,7 +84,7 @@ def read_manifest(csv_dir: Path) -> dict:
     return manifest
 
 
-def admin_import_args(csv_dir: Path, manifest: dict, database: str, report_file: Path) -> list[str]:
+def admin_import_args(csv_dir: Path, manifest: ImportManifest, database: str, report_file: Path) -> list[str]:
     """The `neo4j-admin` argv for a full import of the exported folder (pure)."""
     # The database name goes first: --nodes/--relationships take every following word as a file.
     args = [

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
+from typing import Final
 
 import neo4j
 from neo4j import AsyncDriver, AsyncGraphDatabase, Driver, GraphDatabase
@@ -20,17 +21,21 @@ from weft.graph.settings import Settings
 
 # Our statements are reviewed in queries/; planner notifications (e.g. "property key does not exist"
 # for a property no node has yet) would only print to users' terminals, so the server sends none.
-_NOTIFICATIONS = {"notifications_min_severity": "OFF"}
+_NOTIFICATION_SEVERITY: Final = "OFF"
 
 
 def open_driver(settings: Settings) -> Driver:
     """A synchronous driver, for the CLI and loaders."""
-    return GraphDatabase.driver(settings.neo4j_uri, auth=settings.auth, **_NOTIFICATIONS)
+    return GraphDatabase.driver(
+        settings.neo4j_uri, auth=settings.auth, notifications_min_severity=_NOTIFICATION_SEVERITY
+    )
 
 
 def open_async_driver(settings: Settings) -> AsyncDriver:
     """The one async driver a server process uses (opened in the Starlette lifespan)."""
-    return AsyncGraphDatabase.driver(settings.neo4j_uri, auth=settings.auth, **_NOTIFICATIONS)
+    return AsyncGraphDatabase.driver(
+        settings.neo4j_uri, auth=settings.auth, notifications_min_severity=_NOTIFICATION_SEVERITY
+    )
 
 
 def is_unavailable(exc: BaseException) -> bool:
@@ -41,7 +46,7 @@ def is_unavailable(exc: BaseException) -> bool:
 
 
 @contextmanager
-def translated_errors(what: str) -> Iterator[None]:
+def translated_errors(what: str) -> Generator[None, None, None]:
     """Re-raise driver exceptions as Unavailable / InvalidInput with a message naming `what`."""
     try:
         yield

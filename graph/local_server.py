@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -190,7 +191,7 @@ def log_tail(instance: Instance, lines: int = 30) -> str:
     return "\n".join(out)
 
 
-def start(settings: Settings, echo=print) -> str:  # noqa: ANN001 - echo is print-like
+def start(settings: Settings, echo: Callable[[str], object] = print) -> str:
     """Start the local server unless Bolt already answers; returns a one-line status."""
     instance = Instance(settings)
     if bolt_answers(settings):

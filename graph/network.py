@@ -8,7 +8,7 @@ returns a `Network` whose analytics are computed on first use and cached with it
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -92,26 +92,26 @@ class Network:
 
     kind: str
     centre: str
-    graph: nx.Graph
+    graph: nx.Graph[str]
     truncated: bool
     total_node_count: int
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict[str, Any])
 
     @cached_property
-    def communities(self) -> dict[Hashable, int]:
+    def communities(self) -> dict[str, int]:
         """Node -> Louvain community number (seeded; 0 = largest community)."""
         return communities.community_index(communities.louvain(self.graph))
 
     @cached_property
-    def pagerank(self) -> dict[Hashable, float]:
+    def pagerank(self) -> dict[str, float]:
         return centrality.pagerank(self.graph)
 
     @cached_property
-    def degree(self) -> dict[Hashable, float]:
+    def degree(self) -> dict[str, float]:
         return centrality.degree(self.graph)
 
     @cached_property
-    def betweenness(self) -> dict[Hashable, float]:
+    def betweenness(self) -> dict[str, float]:
         return centrality.betweenness(self.graph)
 
     @cached_property
@@ -141,7 +141,7 @@ def window_ties(
     ...             [("a", "b"), ("a", "c")], 1)
     [('a', 'b', {'weight': 2, 'first_year': 2001, 'last_year': 2003})]
     """
-    ties = []
+    ties: list[tuple[str, str, dict[str, Any]]] = []
     for a, b in candidates:
         shared = papers.get(a, {}).keys() & papers.get(b, {}).keys()
         if len(shared) >= min_weight:
@@ -150,7 +150,7 @@ def window_ties(
     return ties
 
 
-def ego_graph_from_rows(rows: list[Mapping[str, Any]], params: NetworkParams) -> tuple[str, nx.Graph] | None:
+def ego_graph_from_rows(rows: Sequence[Mapping[str, Any]], params: NetworkParams) -> tuple[str, nx.Graph[str]] | None:
     """(centre id, full ego graph) from EGO_SUBGRAPH rows; None when the researcher is unknown.
 
     Ties are the stored COAUTHORED_WITH ones, or, with a year window, recomputed from the papers
@@ -159,8 +159,8 @@ def ego_graph_from_rows(rows: list[Mapping[str, Any]], params: NetworkParams) ->
     """
     if not rows:
         return None
-    centre = rows[0]["centre"]
-    known = {row["id"] for row in rows}
+    centre: str = rows[0]["centre"]
+    known: set[str] = {row["id"] for row in rows}
     candidates = [(row["id"], tie["target"], tie) for row in rows for tie in row["ties"] if tie["target"] in known]
     if params.windowed:
         papers = {row["id"]: {p["id"]: p["year"] for p in row["papers"]} for row in rows}
@@ -176,13 +176,14 @@ def ego_graph_from_rows(rows: list[Mapping[str, Any]], params: NetworkParams) ->
     graph = canonical_graph(
         ((row["id"], {"name": row["name"], "paper_count": counts[row["id"]]}) for row in rows), ties
     )
-    distances = nx.single_source_shortest_path_length(graph, centre, cutoff=params.depth)
+    distances: dict[str, int] = nx.single_source_shortest_path_length(graph, centre, cutoff=params.depth)
     graph.remove_nodes_from([n for n in list(graph.nodes) if n not in distances])
-    nx.set_node_attributes(graph, distances, "distance")
+    for node, distance in distances.items():
+        graph.nodes[node]["distance"] = distance
     return centre, graph
 
 
-def relevance(graph: nx.Graph, centre: str, rank_by: str) -> dict[str, float]:
+def relevance(graph: nx.Graph[str], centre: str, rank_by: str) -> dict[str, float]:
     """Each node's score under `rank_by` (higher = more relevant; the centre scores infinity).
 
     WEIGHT: shared papers with the researchers one hop nearer the centre (for direct co-authors,
@@ -198,7 +199,7 @@ def relevance(graph: nx.Graph, centre: str, rank_by: str) -> dict[str, float]:
     elif rank_by == "PAPERS":
         scores = {n: graph.nodes[n].get("paper_count") or 0 for n in graph.nodes}
     else:
-        dist = graph.nodes(data="distance")
+        dist = {n: attrs["distance"] for n, attrs in graph.nodes.items()}
         scores = {
             n: sum(w for _, m, w in graph.edges(n, data="weight", default=1) if dist[m] == dist[n] - 1)
             for n in graph.nodes
@@ -207,7 +208,7 @@ def relevance(graph: nx.Graph, centre: str, rank_by: str) -> dict[str, float]:
     return scores
 
 
-def keep_most_relevant(graph: nx.Graph, centre: str, params: NetworkParams) -> Network:
+def keep_most_relevant(graph: nx.Graph[str], centre: str, params: NetworkParams) -> Network:
     """The `limit` most relevant nodes: nearest first, then by `rank_by` score, then by id.
 
     Nearer rings are kept before farther ones, so the kept network stays connected to the centre.
@@ -228,7 +229,7 @@ def keep_most_relevant(graph: nx.Graph, centre: str, params: NetworkParams) -> N
     )
 
 
-def assemble(rows: list[Mapping[str, Any]], params: NetworkParams) -> Network | None:
+def assemble(rows: Sequence[Mapping[str, Any]], params: NetworkParams) -> Network | None:
     """EGO_SUBGRAPH rows to the returned Network (pure; the server runs it in a worker thread)."""
     built = ego_graph_from_rows(rows, params)
     return keep_most_relevant(built[1], built[0], params) if built else None

@@ -7,7 +7,7 @@ number of papers stating both institutions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -28,7 +28,7 @@ def check_institution_args(min_weight: int, limit: int) -> None:
         raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}, got {limit}", argument="limit")
 
 
-def institution_network_from_rows(rows: list[Mapping[str, Any]], min_weight: int, limit: int) -> Network | None:
+def institution_network_from_rows(rows: Sequence[Mapping[str, Any]], min_weight: int, limit: int) -> Network | None:
     """The network from INSTITUTION_SUBGRAPH rows: the centre plus its `limit - 1` strongest partners.
 
     >>> rows = [{"centre": "i1", "id": "i1", "name": "A", "country": "GB", "papers": ["p1", "p2"]},
@@ -46,7 +46,7 @@ def institution_network_from_rows(rows: list[Mapping[str, Any]], min_weight: int
     partners = sorted((i for i, w in to_centre.items() if w >= min_weight), key=lambda i: (-to_centre[i], i))
     kept = [centre, *partners[: limit - 1]]
     by_id = {row["id"]: row for row in rows}
-    ties = []
+    ties: list[tuple[str, str, dict[str, Any]]] = []
     for a, b in combinations(kept, 2):
         shared = len(papers[a] & papers[b])
         if shared >= min_weight:

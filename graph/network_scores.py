@@ -27,7 +27,7 @@ class ScoresSummary:
     written: int
 
 
-def score_rows(graph: nx.Graph, seed: int = communities.LOUVAIN_SEED) -> list[dict[str, Any]]:
+def score_rows(graph: nx.Graph[str], seed: int = communities.LOUVAIN_SEED) -> list[dict[str, Any]]:
     """One `{id, page_rank, community}` row per node: weighted PageRank and seeded Louvain.
 
     >>> rows = score_rows(nx.Graph([("a", "b", {"weight": 1})]))

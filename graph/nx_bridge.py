@@ -20,14 +20,14 @@ from weft.queries import network as q
 def canonical_graph(
     nodes: Iterable[tuple[str, Mapping[str, Any]]],
     edges: Iterable[tuple[str, str, Mapping[str, Any]]],
-) -> nx.Graph:
+) -> nx.Graph[str]:
     """An undirected graph with nodes added sorted by id and edges sorted by (smaller, larger) id.
 
     >>> g = canonical_graph([("b", {}), ("a", {"name": "A"})], [("b", "a", {"weight": 2})])
     >>> list(g.nodes), list(g.edges(data="weight"))
     (['a', 'b'], [('a', 'b', 2)])
     """
-    graph = nx.Graph()
+    graph: nx.Graph[str] = nx.Graph()
     graph.add_nodes_from(sorted(((n, dict(attrs)) for n, attrs in nodes), key=lambda item: item[0]))
     ordered = sorted(
         ((min(a, b), max(a, b), dict(attrs)) for a, b, attrs in edges if a != b),
@@ -37,7 +37,7 @@ def canonical_graph(
     return graph
 
 
-def coauthor_graph_from_rows(rows: Iterable[Mapping[str, Any]]) -> nx.Graph:
+def coauthor_graph_from_rows(rows: Iterable[Mapping[str, Any]]) -> nx.Graph[str]:
     """The whole co-authorship graph from ALL_COAUTHOR_TIES rows (isolated researchers included).
 
     >>> coauthor_graph_from_rows([{"id": "r1", "ties": [["r2", 3]]}, {"id": "r2", "ties": []}]).edges(data=True)
@@ -56,7 +56,7 @@ def coauthor_graph_from_rows(rows: Iterable[Mapping[str, Any]]) -> nx.Graph:
     )
 
 
-def read_coauthor_graph(driver: Driver, database: str) -> nx.Graph:
+def read_coauthor_graph(driver: Driver, database: str) -> nx.Graph[str]:
     """The whole co-authorship graph in one read (for `weft analytics`)."""
     with translated_errors("reading the co-authorship graph"):
         records, _, _ = driver.execute_query(q.ALL_COAUTHOR_TIES, database_=database, routing_="r")

@@ -7,16 +7,16 @@ as one step (weights are strengths, not distances). Betweenness is exact up to
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 import networkx as nx
+
+from weft.graph.analytics.nodes import N
 
 EXACT_BETWEENNESS_MAX_NODES = 400
 BETWEENNESS_SAMPLE = 400
 BETWEENNESS_SEED = 42
 
 
-def degree(graph: nx.Graph) -> dict[Hashable, float]:
+def degree(graph: nx.Graph[N]) -> dict[N, float]:
     """Degree centrality: the share of the other nodes each node is tied to.
 
     >>> degree(nx.path_graph(3))
@@ -25,7 +25,7 @@ def degree(graph: nx.Graph) -> dict[Hashable, float]:
     return nx.degree_centrality(graph)
 
 
-def betweenness(graph: nx.Graph) -> dict[Hashable, float]:
+def betweenness(graph: nx.Graph[N]) -> dict[N, float]:
     """Normalised betweenness: exact for small graphs, seeded pivot sample for large ones.
 
     >>> betweenness(nx.path_graph(3))
@@ -37,7 +37,7 @@ def betweenness(graph: nx.Graph) -> dict[Hashable, float]:
     return nx.betweenness_centrality(graph, k=BETWEENNESS_SAMPLE, normalized=True, seed=BETWEENNESS_SEED)
 
 
-def pagerank(graph: nx.Graph, weight: str | None = "weight") -> dict[Hashable, float]:
+def pagerank(graph: nx.Graph[N], weight: str | None = "weight") -> dict[N, float]:
     """Weighted PageRank (alpha 0.85); an empty graph gives {}.
 
     >>> round(pagerank(nx.Graph([("a", "b")]))["a"], 3)

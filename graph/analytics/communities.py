@@ -7,14 +7,16 @@ graph's node/edge insertion order; graph/nx_bridge.py builds every graph in a ca
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Iterable
 
 import networkx as nx
+
+from weft.graph.analytics.nodes import N
 
 LOUVAIN_SEED = 42
 
 
-def louvain(graph: nx.Graph, seed: int = LOUVAIN_SEED, weight: str | None = "weight") -> list[set]:
+def louvain(graph: nx.Graph[N], seed: int = LOUVAIN_SEED, weight: str | None = "weight") -> list[set[N]]:
     """Louvain communities, largest first (ties broken by smallest member), seeded.
 
     >>> g = nx.Graph([("a", "b"), ("b", "c"), ("a", "c"), ("x", "y"), ("y", "z"), ("x", "z"), ("c", "x")])
@@ -23,11 +25,11 @@ def louvain(graph: nx.Graph, seed: int = LOUVAIN_SEED, weight: str | None = "wei
     """
     if graph.number_of_nodes() == 0:
         return []
-    found = nx.community.louvain_communities(graph, weight=weight, seed=seed)
+    found: list[set[N]] = nx.community.louvain_communities(graph, weight=weight, seed=seed)
     return sorted(found, key=lambda c: (-len(c), min(map(str, c))))
 
 
-def community_index(communities: list[set]) -> dict[Hashable, int]:
+def community_index(communities: Iterable[set[N]]) -> dict[N, int]:
     """Node -> community number (0 = the first community of `communities`).
 
     >>> community_index([{"a", "b"}, {"c"}])["c"]

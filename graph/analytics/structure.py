@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
+
+from weft.graph.analytics.nodes import N
+
+# typeshed's networkx stub leaves density()'s return type out; it returns a number
+_density: Callable[[nx.Graph[Any]], float] = nx.density  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
 
 
 @dataclass(frozen=True)
@@ -18,7 +25,7 @@ class NetworkSummary:
     average_clustering: float
 
 
-def summary(graph: nx.Graph) -> NetworkSummary:
+def summary(graph: nx.Graph[N]) -> NetworkSummary:
     """Counts, density, number of connected components and (unweighted) average clustering.
 
     >>> summary(nx.complete_graph(3))
@@ -28,7 +35,7 @@ def summary(graph: nx.Graph) -> NetworkSummary:
     return NetworkSummary(
         node_count=n,
         edge_count=graph.number_of_edges(),
-        density=nx.density(graph) if n > 1 else 0.0,
+        density=_density(graph) if n > 1 else 0.0,
         components=nx.number_connected_components(graph) if n else 0,
         average_clustering=nx.average_clustering(graph) if n else 0.0,
     )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from weft.graph.errors import InvalidInput
 from weft.graph.identity.lookup import escape_lucene, fold_name, parse_institution_id
 from weft.graph.reads.page import Page, Row, keys_param
@@ -29,7 +27,9 @@ async def find_institution(reader: GraphReader, raw_id: str, argument: str = "id
 
 
 def _names(node: Row) -> set[str]:
-    names = [node.get("name"), *(node.get("alt_names") or []), *(node.get("acronyms") or [])]
+    alt_names: list[str] = node.get("alt_names") or []
+    acronyms: list[str] = node.get("acronyms") or []
+    names: list[str | None] = [node.get("name"), *alt_names, *acronyms]
     return {fold_name(n) for n in names if n}
 
 
@@ -81,9 +81,9 @@ async def family(reader: GraphReader, institution_id: str, include_children: boo
     return row["ids"] if row else [institution_id]
 
 
-def _as_key(value: Any) -> Any:
-    """A Cypher key map's value back as a hashable DataLoader key part (lists become tuples)."""
-    return tuple(value) if isinstance(value, list) else value
+def _as_key(value: list[str] | None) -> tuple[str, ...] | None:
+    """A Cypher key map's list of ids back as a hashable DataLoader key part (a tuple; None stays)."""
+    return tuple(value) if value is not None else None
 
 
 async def families(reader: GraphReader, keys: list[tuple[str, bool]]) -> dict[tuple[str, bool], list[str]]:
@@ -105,7 +105,7 @@ async def roster_pages(reader: GraphReader, keys: list[RosterKey]) -> dict[Roste
     out: dict[RosterKey, Page] = {}
     for r in rows:
         k = r["key"]
-        out[(_as_key(k["ids"]), k["year_from"], k["year_to"], k["skip"], k["end"] - k["skip"])] = Page(
+        out[(tuple(k["ids"]), k["year_from"], k["year_to"], k["skip"], k["end"] - k["skip"])] = Page(
             r["page"], r["total"]
         )
     return out
@@ -145,7 +145,7 @@ async def paper_pages(reader: GraphReader, keys: list[InstitutionPageKey]) -> di
     for r in rows:
         k = r["key"]
         key = (
-            _as_key(k["ids"]),
+            tuple(k["ids"]),
             _as_key(k["categories"]),
             k["year_from"],
             k["year_to"],

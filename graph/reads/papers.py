@@ -110,14 +110,20 @@ async def category_lookups(reader: GraphReader, values: list[str]) -> dict[str, 
     return {r["value"]: r["ids"] for r in rows}
 
 
-async def cited_by_pages(reader: GraphReader, keys: list[tuple[str, str, int, int]]) -> dict[tuple, Page]:
+CitedByKey = tuple[str, str, int, int]
+
+
+async def cited_by_pages(reader: GraphReader, keys: list[CitedByKey]) -> dict[CitedByKey, Page]:
     """`{(id, sort, skip, limit): Page}` of loaded papers citing each paper, in `sort` order."""
     params = {"keys": [{"id": i, "sort": s, "skip": k, "end": k + n} for i, s, k, n in keys]}
     rows = await reader.rows(q.CITED_BY_PAGES, params, "listing citing papers")
     return {(r["id"], r["sort"], r["skip"], r["end"] - r["skip"]): Page(r["page"], r["total"]) for r in rows}
 
 
-async def references_pages(reader: GraphReader, keys: list[tuple[str, int, int]]) -> dict[tuple, Page]:
+ReferencesKey = tuple[str, int, int]
+
+
+async def references_pages(reader: GraphReader, keys: list[ReferencesKey]) -> dict[ReferencesKey, Page]:
     """`{(id, skip, limit): Page}` of loaded papers each paper cites, most cited first."""
     params = {"keys": [{"id": i, "skip": k, "end": k + n} for i, k, n in keys]}
     rows = await reader.rows(q.REFERENCES_PAGES, params, "listing references")

@@ -68,7 +68,10 @@ async def most_cited_paper(reader: GraphReader, ids: list[str]) -> dict[str, Row
     return {r["id"]: r["node"] for r in rows}
 
 
-async def coauthor_pages(reader: GraphReader, keys: list[tuple[str, int, str, int, int]]) -> dict[tuple, Page]:
+CoauthorPageKey = tuple[str, int, str, int, int]
+
+
+async def coauthor_pages(reader: GraphReader, keys: list[CoauthorPageKey]) -> dict[CoauthorPageKey, Page]:
     """`{(id, min_weight, sort, skip, limit): Page}` of co-authors sharing at least `min_weight` papers."""
     params = {"keys": [{"id": i, "min_weight": w, "sort": s, "skip": k, "end": k + n} for i, w, s, k, n in keys]}
     rows = await reader.rows(q.COAUTHOR_PAGES, params, "listing co-authors")
