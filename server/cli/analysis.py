@@ -82,7 +82,8 @@ def run_read(
 
     @unit_of_work(timeout=timeout_s)
     def work(tx: ManagedTransaction) -> ReadResult:
-        result = tx.run(text, dict(params))  # type: ignore[arg-type] - the analyst's own query
+        # the analyst's own query: a str from the command line, never a LiteralString
+        result = tx.run(text, dict(params))  # pyright: ignore[reportArgumentType]
         records = result.fetch(max_rows + 1)
         columns = list(result.keys())
         result.consume()
