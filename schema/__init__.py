@@ -1,1 +1,2 @@
-"""Strawberry types and resolvers: one GraphQL type per module, composed in schema.root."""
+"""The GraphQL schema: `types/` (one object type per module), `roots/` (the root fields, one class per
+area), `support/` (paging, errors, limits, filters, loaders); `root` builds the schema."""

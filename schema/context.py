@@ -13,7 +13,7 @@ from strawberry.types import Info as StrawberryInfo
 
 from weft.graph.reads.reader import GraphReader
 from weft.graph.settings import Settings
-from weft.schema.dataloaders import Loaders
+from weft.schema.support.dataloaders import Loaders
 
 
 @dataclass

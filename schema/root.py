@@ -6,14 +6,18 @@ import strawberry
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
-from weft.schema.errors import CodedErrors, log_errors
-from weft.schema.limits import limit_extensions
-from weft.schema.network_query import NetworkQuery
-from weft.schema.paper_query import PaperQuery
+from weft.schema.roots.institutions import InstitutionQuery
+from weft.schema.roots.networks import NetworkQuery
+from weft.schema.roots.papers import PaperQuery
+from weft.schema.roots.researchers import ResearcherQuery
+from weft.schema.roots.search import SearchQuery
+from weft.schema.roots.service import ServiceQuery
+from weft.schema.support.errors import CodedErrors, log_errors
+from weft.schema.support.limits import limit_extensions
 
 
 @strawberry.type(description="Papers, researchers, institutions, rankings, search and collaboration networks.")
-class Query(PaperQuery, NetworkQuery):
+class Query(ServiceQuery, PaperQuery, ResearcherQuery, InstitutionQuery, SearchQuery, NetworkQuery):
     """Each area's root fields, merged."""
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.api.conftest import GraphQLClient, LiveServer
 from weft.graph.settings import Settings
-from weft.schema.limits import MAX_ALIASES, MAX_DEPTH, MAX_TOKENS
+from weft.schema.support.limits import MAX_ALIASES, MAX_DEPTH, MAX_TOKENS
 
 
 def only_error(body: dict) -> dict:

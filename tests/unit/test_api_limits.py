@@ -6,9 +6,9 @@ import pytest
 from graphql import GraphQLError, parse
 
 from weft.graph.errors import InvalidInput, NotFound, Unavailable
-from weft.schema.errors import coded
-from weft.schema.limits import LIST_FACTOR, MAX_COST, QueryCost
 from weft.schema.root import build_schema
+from weft.schema.support.errors import coded
+from weft.schema.support.limits import LIST_FACTOR, MAX_COST, QueryCost
 from weft.server.app import preferred_media_type
 
 SCHEMA = build_schema()._schema
@@ -40,6 +40,12 @@ def test_nested_connections_exceed_budget() -> None:
     query = """{ researcher(id: "x") { coauthors(first: 100) { edges { node { researcher {
       coauthors(first: 100) { edges { node { researcher { papers(first: 100) { totalCount } } } } } } } } } } }"""
     assert cost_of(query) > MAX_COST
+
+
+def test_fields_selected_through_an_interface_cost_as_on_the_type() -> None:
+    on_type = cost_of('{ researcher(id: "x") { ... on Researcher { ids { id } altNames } } }')
+    on_interface = cost_of('{ researcher(id: "x") { ... on NamedEntity { ids { id } altNames } } }')
+    assert on_type == on_interface == 1 + (1 + LIST_FACTOR * 1) + 1
 
 
 def test_introspection_is_free() -> None:

@@ -7,8 +7,8 @@ import base64
 import pytest
 
 from weft.graph.errors import InvalidInput
-from weft.schema.common import Connection
-from weft.schema.paging import Window, check_range, decode_cursor, encode_cursor, window
+from weft.schema.support.connection import Connection
+from weft.schema.support.paging import Window, check_range, decode_cursor, encode_cursor, window
 
 
 def test_cursor_round_trip_and_opacity() -> None:

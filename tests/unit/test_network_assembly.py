@@ -226,7 +226,7 @@ def test_whole_graph_scores_and_params() -> None:
 def test_analytics_wanted_reads_the_selection_through_fragments() -> None:
     from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField
 
-    from weft.schema.network import analytics_wanted
+    from weft.schema.support.analytics import analytics_wanted
 
     def field(name: str, *children: object) -> SelectedField:
         return SelectedField(name=name, directives={}, arguments={}, selections=list(children))

@@ -1,0 +1,65 @@
+"""Root fields for papers: one paper by any id, the most cited, and filtered lists."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+
+from weft.graph.reads import papers
+from weft.schema.context import Info
+from weft.schema.support.connection import After, Connection, First, connection
+from weft.schema.support.enums import PaperSort
+from weft.schema.support.filters import paper_filter
+from weft.schema.support.paging import window
+from weft.schema.types.paper import Paper
+from weft.schema.types.paper_filter_input import PaperFilterInput
+
+
+@strawberry.type
+class PaperQuery:
+    @strawberry.field(
+        description="A paper by internal id or slug, DOI (bare, `doi:` or URL), arXiv id (any form), "
+        "OpenAlex W id (short or URL), Semantic Scholar paperId or `CorpusId:N`; null when unknown."
+    )
+    async def paper(
+        self, info: Info, id: Annotated[str, strawberry.argument(description="Any accepted paper id.")]
+    ) -> Paper | None:
+        found = await papers.find_paper(info.context.reader, id)
+        return Paper.from_record(found) if found else None
+
+    @strawberry.field(description="Papers by `citedByCount`, highest first, optionally narrowed down.")
+    async def most_cited(
+        self,
+        info: Info,
+        category: Annotated[str | None, strawberry.argument(description="Category id, key or name.")] = None,
+        year_from: Annotated[int | None, strawberry.argument(description="Published in this year or later.")] = None,
+        year_to: Annotated[int | None, strawberry.argument(description="Published in this year or earlier.")] = None,
+        institution: Annotated[
+            str | None, strawberry.argument(description="Institution (any id form or name).")
+        ] = None,
+        researcher: Annotated[str | None, strawberry.argument(description="Researcher (any id form).")] = None,
+        first: First = 20,
+        after: After = None,
+    ) -> Connection[Paper]:
+        page = window(first, after)
+        where = await paper_filter(info, category, year_from, year_to, institution, researcher)
+        found = await papers.paper_page(info.context.reader, where, "MOST_CITED", page.skip, page.limit)
+        return connection(found, page, Paper.from_record)
+
+    @strawberry.field(name="papers", description="Papers matching a filter, in the order asked.")
+    async def paper_list(
+        self,
+        info: Info,
+        filter: Annotated[PaperFilterInput | None, strawberry.argument(description="Which papers.")] = None,
+        sort: Annotated[PaperSort, strawberry.argument(description="Order of the papers.")] = PaperSort.NEWEST,
+        first: First = 24,
+        after: After = None,
+    ) -> Connection[Paper]:
+        page = window(first, after)
+        f = filter or PaperFilterInput()
+        where = await paper_filter(
+            info, f.category, f.year_from, f.year_to, f.institution, f.researcher, f.min_citations, prefix="filter."
+        )
+        found = await papers.paper_page(info.context.reader, where, sort.name, page.skip, page.limit)
+        return connection(found, page, Paper.from_record)

@@ -1,0 +1,60 @@
+"""Relay connections: the `first`/`after` arguments defined once, and graph pages turned into connections."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Generic, TypeVar
+
+import strawberry
+
+from weft.graph.reads.papers import Page, Row
+from weft.schema.support.paging import Window, encode_cursor
+
+NodeT = TypeVar("NodeT")
+
+First = Annotated[int, strawberry.argument(description="Page size, at most 100.")]
+"""The `first` argument of every connection field (give the default in the signature: `first: First = 20`)."""
+
+After = Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")]
+"""The `after` argument of every connection field (`after: After = None`)."""
+
+
+@strawberry.type(description="Relay page information.")
+class PageInfo:
+    has_next_page: bool = strawberry.field(description="True when items follow this page.")
+    has_previous_page: bool = strawberry.field(description="True when items precede this page.")
+    start_cursor: str | None = strawberry.field(description="Cursor of the first item on this page.")
+    end_cursor: str | None = strawberry.field(description="Cursor of the last item on this page.")
+
+
+@strawberry.type(description="One item of a connection with its opaque cursor.")
+class Edge(Generic[NodeT]):
+    cursor: str = strawberry.field(description="Opaque cursor; pass it as `after` to continue.")
+    node: NodeT = strawberry.field(description="The item.")
+
+
+@strawberry.type(description="A Relay connection: a page of items, paging information and the total.")
+class Connection(Generic[NodeT]):
+    edges: list[Edge[NodeT]] = strawberry.field(description="The items on this page, in order.")
+    page_info: PageInfo = strawberry.field(description="Where this page sits in the whole list.")
+    total_count: int = strawberry.field(description="How many items the whole list has.")
+
+    @classmethod
+    def build(cls, nodes: list[NodeT], total: int, page: Window) -> Connection[NodeT]:
+        """A connection of `nodes`, the items at `page.skip...` of a list of `total` items."""
+        edges = [Edge(cursor=encode_cursor(page.skip + k), node=n) for k, n in enumerate(nodes)]
+        return cls(
+            edges=edges,
+            page_info=PageInfo(
+                has_next_page=page.skip + len(nodes) < total,
+                has_previous_page=page.skip > 0,
+                start_cursor=edges[0].cursor if edges else None,
+                end_cursor=edges[-1].cursor if edges else None,
+            ),
+            total_count=total,
+        )
+
+
+def connection(found: Page, page: Window, node: Callable[[Row], NodeT]) -> Connection[NodeT]:
+    """The connection of one graph `Page` read for the `page` window, each row made a node by `node`."""
+    return Connection.build([node(row) for row in found.rows], found.total, page)

@@ -1,0 +1,144 @@
+"""Query limits checked before any database work: depth, aliases, tokens and a cost budget.
+
+The cost of a query is the number of objects it could return: every field costs 1, a field with a
+`first` argument multiplies the cost of what it selects by `first` (its default when not a literal,
+100 when a variable), other list fields by `LIST_FACTOR`
+(a connection's `edges` excepted: its `first` already counts). Introspection fields are free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from graphql import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    GraphQLInterfaceType,
+    GraphQLList,
+    GraphQLNonNull,
+    GraphQLObjectType,
+    GraphQLSchema,
+    InlineFragmentNode,
+    IntValueNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    ValidationContext,
+    ValidationRule,
+    get_named_type,
+)
+from strawberry.extensions import (
+    AddValidationRules,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    QueryDepthLimiter,
+    SchemaExtension,
+)
+
+from weft.schema.support.paging import MAX_FIRST
+
+MAX_DEPTH = 10
+MAX_ALIASES = 30
+MAX_TOKENS = 2000
+MAX_COST = 50_000
+LIST_FACTOR = 10
+
+
+def _unwrap(type_: Any) -> tuple[Any, bool]:
+    """The named type and whether a list wraps it."""
+    is_list = False
+    while isinstance(type_, (GraphQLNonNull, GraphQLList)):
+        is_list = is_list or isinstance(type_, GraphQLList)
+        type_ = type_.of_type
+    return type_, is_list
+
+
+class QueryCost:
+    """Computes the cost of an operation from the document and the schema (pure)."""
+
+    def __init__(self, schema: GraphQLSchema, fragments: dict[str, FragmentDefinitionNode]) -> None:
+        self.schema = schema
+        self.fragments = fragments
+
+    def of_operation(self, operation: OperationDefinitionNode) -> int:
+        root = self.schema.get_root_type(operation.operation)
+        return self._selection(operation.selection_set, root, set()) if root else 0
+
+    def _selection(self, selection_set: SelectionSetNode | None, parent: Any, seen: set[str]) -> int:
+        if selection_set is None:
+            return 0
+        total = 0
+        for node in selection_set.selections:
+            if isinstance(node, FieldNode):
+                total += self._field(node, parent, seen)
+            elif isinstance(node, InlineFragmentNode):
+                cond = self.schema.get_type(node.type_condition.name.value) if node.type_condition else parent
+                total += self._selection(node.selection_set, cond or parent, seen)
+            elif isinstance(node, FragmentSpreadNode):
+                name = node.name.value
+                fragment = self.fragments.get(name)
+                if fragment is None or name in seen:
+                    continue
+                cond = self.schema.get_type(fragment.type_condition.name.value)
+                total += self._selection(fragment.selection_set, cond or parent, seen | {name})
+        return total
+
+    def _field(self, node: FieldNode, parent: Any, seen: set[str]) -> int:
+        name = node.name.value
+        if name.startswith("__"):
+            return 0
+        field_def = parent.fields.get(name) if isinstance(parent, (GraphQLObjectType, GraphQLInterfaceType)) else None
+        if field_def is None:
+            return 1 + self._selection(node.selection_set, get_named_type(parent), seen)
+        child, is_list = _unwrap(field_def.type)
+        factor = 1
+        if name == "edges" and parent.name.endswith("Connection"):
+            factor = 1  # the connection's `first` already multiplied
+        elif "first" in field_def.args:
+            factor = self._first(node, field_def.args["first"].default_value)
+        elif is_list:
+            factor = LIST_FACTOR
+        return 1 + factor * self._selection(node.selection_set, child, seen)
+
+    @staticmethod
+    def _first(node: FieldNode, default: Any) -> int:
+        for arg in node.arguments or ():
+            if arg.name.value == "first":
+                if isinstance(arg.value, IntValueNode):
+                    return max(int(arg.value.value), 1)
+                return MAX_FIRST
+        return default if isinstance(default, int) and default > 0 else MAX_FIRST
+
+
+class CostLimitRule(ValidationRule):
+    """Rejects operations whose cost exceeds MAX_COST, with code TOO_COMPLEX."""
+
+    def __init__(self, context: ValidationContext) -> None:
+        super().__init__(context)
+        document = context.document
+        fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+        cost = QueryCost(context.schema, fragments)
+        for definition in document.definitions:
+            if isinstance(definition, OperationDefinitionNode):
+                spent = cost.of_operation(definition)
+                if spent > MAX_COST:
+                    context.report_error(
+                        GraphQLError(
+                            f"Query cost {spent} exceeds the budget of {MAX_COST}; "
+                            "ask for fewer items (`first`) or less nesting.",
+                            definition,
+                            extensions={"code": "TOO_COMPLEX", "cost": spent, "budget": MAX_COST},
+                        )
+                    )
+
+
+def limit_extensions() -> list[Callable[[], SchemaExtension]]:
+    """Factories of the schema extensions enforcing every limit (all run during parsing or validation)."""
+    return [
+        lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
+        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
+        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
+        lambda: AddValidationRules([CostLimitRule]),
+    ]

@@ -1,0 +1,1 @@
+"""GraphQL object, interface and input types: one type per module, named after it."""

@@ -1,0 +1,153 @@
+"""The Institution type: everything an institution page shows."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import strawberry
+
+from weft.schema.context import Info
+from weft.schema.support.connection import After, Connection, First, connection
+from weft.schema.support.enums import PaperSort
+from weft.schema.support.filters import category_ids
+from weft.schema.support.paging import check_range, window
+from weft.schema.support.values import Identity
+from weft.schema.types.collaborating_institution import CollaboratingInstitution
+from weft.schema.types.entity import resolve_ids
+from weft.schema.types.named_entity import NamedEntity, resolve_alt_names
+from weft.schema.types.refs import PaperRef
+from weft.schema.types.roster_entry import RosterEntry
+
+
+@strawberry.type(description="A university, company, hospital or other organisation researchers state on papers.")
+class Institution(NamedEntity):
+    label = "Institution"
+    site_section = "institutions"
+    id_props = (("ror", "ror"), ("openalex", "openalex_id"))
+    ror: str | None = strawberry.field(description="ROR id, short form (`05dxps055`).")
+    country: str | None = strawberry.field(description="ISO country code.")
+    ids: list[Identity] = strawberry.field(
+        resolver=resolve_ids, description="Each source's id for this institution, with a link there."
+    )
+    alt_names: list[str] = strawberry.field(resolver=resolve_alt_names, description="Other names of the institution.")
+
+    @classmethod
+    def from_record(cls, props: dict[str, Any]) -> Institution:
+        """From an Institution node's properties (an `i {.*}` map)."""
+        return cls(
+            props=props, id=props["id"], name=props.get("name"), ror=props.get("ror"), country=props.get("country")
+        )
+
+    @strawberry.field(description="Kind of institution, e.g. `education`, `company`, `healthcare`.")
+    def type(self) -> str | None:
+        return self.props.get("type")
+
+    @strawberry.field(description="City, where known.")
+    def city(self) -> str | None:
+        return self.props.get("city")
+
+    @strawberry.field(description="Acronyms of the institution.")
+    def acronyms(self) -> list[str]:
+        return list(self.props.get("acronyms") or [])
+
+    @strawberry.field(description="Works count OpenAlex reports for the whole institution.")
+    def works_count(self) -> int | None:
+        return self.props.get("works_count_openalex")
+
+    async def _family(self, info: Info, include_children: bool) -> tuple[str, ...]:
+        """This institution's id, plus its PART_OF descendants' when `include_children`."""
+        if not include_children:
+            return (self.id,)
+        return tuple(await info.context.data.family.load((self.id, True)) or [self.id])
+
+    @strawberry.field(description="The institutions this one is part of (ROR hierarchy).")
+    async def parent(self, info: Info) -> Institution | None:
+        parents = await info.context.data.parents.load(self.id)
+        return Institution.from_record(parents[0]) if parents else None
+
+    @strawberry.field(description="Every institution this one is directly part of.")
+    async def parents(self, info: Info) -> list[Institution]:
+        return [Institution.from_record(p) for p in await info.context.data.parents.load(self.id)]
+
+    @strawberry.field(description="Institutions directly part of this one.")
+    async def children(self, info: Info) -> list[Institution]:
+        return [Institution.from_record(c) for c in await info.context.data.children.load(self.id)]
+
+    @strawberry.field(description="Researchers affiliated here with their paper counts and years, most papers first.")
+    async def roster(
+        self,
+        info: Info,
+        first: First = 50,
+        after: After = None,
+        year_from: Annotated[
+            int | None, strawberry.argument(description="Only affiliations (and papers) from this year on.")
+        ] = None,
+        year_to: Annotated[
+            int | None, strawberry.argument(description="Only affiliations (and papers) up to this year.")
+        ] = None,
+        include_children: Annotated[
+            bool, strawberry.argument(description="Roll up institutions that are part of this one.")
+        ] = False,
+    ) -> Connection[RosterEntry]:
+        page = window(first, after)
+        ids = await self._family(info, include_children)
+        found = await info.context.data.roster.load((ids, year_from, year_to, page.skip, page.limit))
+        return connection(found, page, RosterEntry.from_record)
+
+    @strawberry.field(description="Papers with an author stating this institution.")
+    async def papers(
+        self,
+        info: Info,
+        first: First = 24,
+        after: After = None,
+        sort: Annotated[PaperSort, strawberry.argument(description="Order of the papers.")] = PaperSort.NEWEST,
+        category: Annotated[
+            str | None, strawberry.argument(description="Only papers in this category (id, key or name).")
+        ] = None,
+        year_from: Annotated[int | None, strawberry.argument(description="Only papers from this year on.")] = None,
+        year_to: Annotated[int | None, strawberry.argument(description="Only papers up to this year.")] = None,
+        include_children: Annotated[
+            bool, strawberry.argument(description="Include institutions part of this one.")
+        ] = False,
+    ) -> Connection[PaperRef]:
+        from weft.schema.types.paper import Paper
+
+        page = window(first, after)
+        ids = await self._family(info, include_children)
+        categories = await category_ids(info, category)
+        key = (
+            ids,
+            tuple(categories) if categories is not None else None,
+            year_from,
+            year_to,
+            sort.name,
+            page.skip,
+            page.limit,
+        )
+        found = await info.context.data.institution_papers.load(key)
+        return connection(found, page, Paper.from_record)
+
+    @strawberry.field(description="This institution's most cited papers.")
+    async def most_cited(
+        self,
+        info: Info,
+        first: Annotated[int, strawberry.argument(description="How many, at most 100.")] = 10,
+    ) -> list[PaperRef]:
+        from weft.schema.types.paper import Paper
+
+        check_range("first", first, 0, 100)
+        found = await info.context.data.institution_papers.load(((self.id,), None, None, None, "MOST_CITED", 0, first))
+        return [Paper.from_record(r) for r in found.rows]
+
+    @strawberry.field(
+        description="Institutions whose researchers co-author with this one's, by summed co-authorship weight."
+    )
+    async def collaborators(
+        self,
+        info: Info,
+        first: First = 20,
+        after: After = None,
+    ) -> Connection[CollaboratingInstitution]:
+        page = window(first, after)
+        found = await info.context.data.collaborators.load((self.id, page.skip, page.limit))
+        return connection(found, page, CollaboratingInstitution.from_record)

@@ -1,0 +1,146 @@
+"""The Paper type: everything a paper page shows."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import strawberry
+
+from weft.schema.context import Info
+from weft.schema.support.connection import After, Connection, First, connection
+from weft.schema.support.enums import PaperSort
+from weft.schema.support.paging import window
+from weft.schema.support.values import Identity, SourceCount, source_counts
+from weft.schema.types.authorship import Authorship
+from weft.schema.types.entity import Entity, resolve_ids
+from weft.schema.types.paper_category import PaperCategory
+from weft.schema.types.paper_version import PaperVersion
+
+
+@strawberry.type(description="A scholarly work (one node per real paper, whatever source described it).")
+class Paper(Entity):
+    label = "Paper"
+    site_section = "papers"
+    id_props = (
+        ("doi", "doi"),
+        ("arxiv", "arxiv_id"),
+        ("openalex", "openalex_id"),
+        ("s2", "s2_id"),
+        ("corpus", "corpus_id"),
+        ("mag", "mag_id"),
+        ("pmid", "pmid"),
+    )
+    title: str | None = strawberry.field(description="Title.")
+    year: int | None = strawberry.field(description="Publication year.")
+    publication_date: str | None = strawberry.field(description="Publication date (ISO `YYYY-MM-DD`).")
+    cited_by_count: int | None = strawberry.field(
+        description="Citation count shown by default (OpenAlex's where known, else Semantic Scholar's); "
+        "see `citedByCountSources` for each source's."
+    )
+    doi: str | None = strawberry.field(description="DOI, bare and lowercase.")
+    ids: list[Identity] = strawberry.field(
+        resolver=resolve_ids, description="Each source's id for this paper, with a link there."
+    )
+
+    @classmethod
+    def from_record(cls, props: dict[str, Any]) -> Paper:
+        """From a Paper node's properties (a `p {.*}` map)."""
+        return cls(
+            props=props,
+            id=props["id"],
+            title=props.get("title"),
+            year=props.get("year"),
+            publication_date=props.get("publication_date"),
+            cited_by_count=props.get("cited_by_count"),
+            doi=props.get("doi"),
+        )
+
+    def slug_text(self) -> str | None:
+        return self.title
+
+    @strawberry.field(description="arXiv id without version, where the paper is on arXiv.")
+    def arxiv_id(self) -> str | None:
+        return self.props.get("arxiv_id")
+
+    @strawberry.field(description="Abstract text, where a source gives one.")
+    def abstract(self) -> str | None:
+        return self.props.get("abstract")
+
+    @strawberry.field(description="Work type, e.g. `article`, `preprint`, `review`.")
+    def type(self) -> str | None:
+        return self.props.get("type")
+
+    @strawberry.field(description="Language code, e.g. `en`.")
+    def language(self) -> str | None:
+        return self.props.get("language")
+
+    @strawberry.field(description="Venue (journal, conference or repository) name.")
+    def venue(self) -> str | None:
+        return self.props.get("venue")
+
+    @strawberry.field(description="Licence, where known (e.g. `cc-by`).")
+    def license(self) -> str | None:
+        return self.props.get("license")
+
+    @strawberry.field(description="Link to a PDF, where known.")
+    def pdf_url(self) -> str | None:
+        return self.props.get("pdf_url")
+
+    @strawberry.field(description="Versions (arXiv), oldest first.")
+    def versions(self) -> list[PaperVersion]:
+        return [PaperVersion.from_record(v) for v in self.props.get("versions") or []]
+
+    @strawberry.field(description="Citation count as each source reports it (provenance of `citedByCount`).")
+    def cited_by_count_sources(self) -> list[SourceCount]:
+        return source_counts(self.props, "cited_by_count")
+
+    @strawberry.field(description="Number of references the source lists (loaded or not).")
+    def referenced_works_count(self) -> int | None:
+        return self.props.get("referenced_works_count")
+
+    @strawberry.field(description="True when the source cut the author list short (OpenAlex lists at most 100).")
+    def is_authors_truncated(self) -> bool:
+        return bool(self.props.get("is_authors_truncated"))
+
+    @strawberry.field(
+        description="Authors in author-list order, with position, rank and the affiliations stated on this paper."
+    )
+    async def authors(self, info: Info) -> list[Authorship]:
+        rows = await info.context.data.authorships.load(self.id)
+        return [Authorship.from_record(r) for r in rows]
+
+    @strawberry.field(description="Categories, primary first; optionally only one scheme.")
+    async def categories(
+        self,
+        info: Info,
+        scheme: Annotated[
+            str | None, strawberry.argument(description="Only this scheme (e.g. `topic`, `field`, `arxiv`).")
+        ] = None,
+    ) -> list[PaperCategory]:
+        rows = await info.context.data.categories.load(self.id)
+        return [PaperCategory.from_record(r) for r in rows if scheme is None or r["category"].get("scheme") == scheme]
+
+    @strawberry.field(description="Loaded papers that cite this one.")
+    async def cited_by(
+        self,
+        info: Info,
+        first: First = 20,
+        after: After = None,
+        sort: Annotated[
+            PaperSort, strawberry.argument(description="Order of the citing papers.")
+        ] = PaperSort.MOST_CITED,
+    ) -> Connection[Paper]:
+        page = window(first, after)
+        found = await info.context.data.cited_by.load((self.id, sort.name, page.skip, page.limit))
+        return connection(found, page, Paper.from_record)
+
+    @strawberry.field(description="Loaded papers this one cites, most cited first.")
+    async def references(
+        self,
+        info: Info,
+        first: First = 20,
+        after: After = None,
+    ) -> Connection[Paper]:
+        page = window(first, after)
+        found = await info.context.data.references.load((self.id, page.skip, page.limit))
+        return connection(found, page, Paper.from_record)
