@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graphql import GraphQLInputObjectType, GraphQLObjectType
+from graphql import GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType
 
 from weft.graph.settings import PROJECT_ROOT
 from weft.schema.root import build_schema, export_sdl
@@ -24,3 +24,15 @@ def test_every_type_and_field_is_described() -> None:
             if not field.description:
                 missing.append(f"{name}.{field_name}")
     assert missing == []
+
+
+def test_shared_fields_come_from_interfaces() -> None:
+    schema = build_schema()._schema
+    interfaces = [t for t in schema.type_map.values() if isinstance(t, GraphQLInterfaceType)]
+    implementers = {i.name: sorted(t.name for t in schema.get_implementations(i).objects) for i in interfaces}
+    assert implementers == {
+        "Entity": ["Institution", "Paper", "Researcher"],
+        "NamedEntity": ["Institution", "Researcher"],
+        "CollaborationNetwork": ["InstitutionNetwork", "ResearcherNetwork"],
+        "NetworkMember": ["InstitutionNetworkNode", "NetworkNode"],
+    }
