@@ -14,9 +14,10 @@ def test_schema_file_matches_code() -> None:
 
 def test_every_type_and_field_is_described() -> None:
     schema = build_schema()._schema
+    kinds = (GraphQLObjectType, GraphQLInterfaceType, GraphQLInputObjectType)
     missing = []
     for name, type_ in schema.type_map.items():
-        if name.startswith("__") or not isinstance(type_, (GraphQLObjectType, GraphQLInputObjectType)):
+        if name.startswith("__") or not isinstance(type_, kinds):
             continue
         if not type_.description:
             missing.append(name)
