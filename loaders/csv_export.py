@@ -11,22 +11,22 @@ relationship). The derived relationships are then computed the way queries/deriv
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from weft.graph.identity.ids import canonical_keys, key_property, node_id
 from weft.graph.sources import SOURCE_PRIORITY
 from weft.loaders import csv_derived
 from weft.loaders.csv_files import GraphBuffer, write_import_csv
-from weft.loaders.reader import Problem, read_records
-from weft.loaders.rows import ATTACH, REL_ENDS, NodeRow, RecordRows, RejectedRecord
-from weft.loaders.run import plan, source_module
-from weft.loaders.write import LABEL_ORDER, _ranked, _Row, check_record
+from weft.loaders.detect import plan
+from weft.loaders.reader import read_records
+from weft.loaders.records import Rejected, record_rows, write_rejects
+from weft.loaders.rows import ATTACH, REL_ENDS, NodeRow, RecordRows, RelRow
+from weft.loaders.write import LABEL_ORDER, row_ranks
 
 # Whose relationships a newer record replaces: the owner is the start (True) or the end node.
 OWNER_IS_START = {
@@ -36,6 +36,10 @@ OWNER_IS_START = {
     "LISTED_AFFILIATION": True,
     "INSTITUTION_PART_OF": True,
 }
+
+
+# A stored edge: (row type, start node, end node or Ref key).
+EdgeKey: TypeAlias = tuple[str, "Node", "Node | str"]
 
 
 class Node:
@@ -64,7 +68,7 @@ class Node:
         self.alt_names: set[str] | None = None
         self.loaded: set[str] = set()
         self.merged_into: Node | None = None
-        self.edges: set[tuple] = set()  # keys of every stored edge touching this node
+        self.edges: set[EdgeKey] = set()  # keys of every stored edge touching this node
 
     def find(self) -> Node:
         """The surviving node this one was merged into (itself when never merged)."""
@@ -76,6 +80,25 @@ class Node:
     @property
     def id(self) -> str:
         return node_id(self.label, self.keys)
+
+    def absorb(self, loser: Node) -> None:
+        """queries/load_nodes.py's _FILL_SURVIVOR: this node takes each property the loser holds
+        that it lacks or holds with a lower rank, and the loser's source values, keys and names."""
+        for k, v in loser.props.items():
+            lr, sr = loser.prop_ranks.get(k), self.prop_ranks.get(k)
+            if k not in self.props or (lr is not None and (sr is None or sr < lr)):
+                self.props[k] = v
+                if lr is not None:
+                    self.prop_ranks[k] = lr
+        for k, v in loser.source_props.items():
+            self.source_props.setdefault(k, v)
+        for k, v in loser.source_ranks.items():
+            self.source_ranks.setdefault(k, v)
+        for k, v in loser.keys.items():
+            self.keys.setdefault(k, v)
+        if loser.alt_names is not None:
+            self.alt_names = (self.alt_names or set()) | loser.alt_names
+        self.loaded |= loser.loaded
 
 
 class Edge:
@@ -97,14 +120,31 @@ class Edge:
         self.sources.add(source)
 
 
-def row_ranks(row: NodeRow) -> tuple[str, str]:
-    """(source rank, record rank) of a row, exactly as loaders/write.py ranks it."""
-    ranked = _ranked(_Row(0, 0, row))
-    return ranked.source_rank, ranked.record_rank
-
-
 def _conflicts(a: dict[str, str], b: dict[str, str]) -> list[str]:
     return [k for k in a.keys() & b.keys() if a[k] != b[k]]
+
+
+def _edge_key(rel: RelRow, local: dict[tuple[str, str], Node]) -> EdgeKey | None:
+    """The edge a relationship row states, None when an end was not written (or an institution
+    would be part of itself, two of them having merged)."""
+    start_label, end_label = REL_ENDS[rel.type]
+    start_node = local.get((start_label, rel.start))
+    end_node = rel.end if end_label == "Ref" else local.get((end_label, rel.end))
+    if start_node is None or end_node is None:
+        return None
+    start = start_node.find()
+    end = end_node if isinstance(end_node, str) else end_node.find()
+    if rel.type == "INSTITUTION_PART_OF" and end is start:
+        return None
+    return rel.type, start, end
+
+
+def _edge_props(rel: RelRow, local: dict[tuple[str, str], Node]) -> dict[str, Any]:
+    """A row's properties, None values dropped; `institution_keys` become the institutions' nodes."""
+    props = dict(rel.props)
+    if "institution_keys" in props:
+        props["institution_keys"] = [local[("Institution", k)] for k in props["institution_keys"]]
+    return {k: v for k, v in props.items() if v is not None}
 
 
 class MemoryGraph:
@@ -114,8 +154,7 @@ class MemoryGraph:
         self.index: dict[str, dict[str, Node]] = {label: {} for label in LABEL_ORDER}
         self.nodes: list[Node] = []
         self.refs: dict[str, dict[str, str]] = {}
-        # (row type, start node, end node or Ref key) -> Edge
-        self.rels: dict[tuple, Edge] = {}
+        self.rels: dict[EdgeKey, Edge] = {}
         self.warnings: list[str] = []
         self.deleted: set[int] = set()  # id() of nodes deleted by claims
 
@@ -206,57 +245,48 @@ class MemoryGraph:
         return won
 
     def _merge(self, survivor: Node, loser: Node) -> None:
-        """queries/load_nodes.py's MERGE_* and _FILL_SURVIVOR: edges move; the survivor takes each
-        property it lacks or holds with a lower rank."""
-        for k, v in loser.props.items():
-            lr, sr = loser.prop_ranks.get(k), survivor.prop_ranks.get(k)
-            if k not in survivor.props or (lr is not None and (sr is None or sr < lr)):
-                survivor.props[k] = v
-                if lr is not None:
-                    survivor.prop_ranks[k] = lr
-        for k, v in loser.source_props.items():
-            survivor.source_props.setdefault(k, v)
-        for k, v in loser.source_ranks.items():
-            survivor.source_ranks.setdefault(k, v)
-        for k, v in loser.keys.items():
-            survivor.keys.setdefault(k, v)
-        if loser.alt_names is not None:
-            survivor.alt_names = (survivor.alt_names or set()) | loser.alt_names
-        survivor.loaded |= loser.loaded
+        """queries/load_nodes.py's MERGE_*: the survivor takes the loser's properties, its edges move."""
+        survivor.absorb(loser)
         loser.merged_into = survivor
         for key in list(loser.edges):
             edge = self.rels.pop(key, None)
-            if edge is None:
-                continue
-            rel_type, start, end = key
-            new_key = (rel_type, survivor if start is loser else start, survivor if end is loser else end)
-            for n in (start, end):
-                if isinstance(n, Node):
-                    n.edges.discard(key)
-            if new_key[1] is new_key[2]:
-                continue  # a PART_OF between the two merged nodes
-            target = self.rels.get(new_key)
-            if target is None:
-                self._store_edge(new_key, edge)
-            else:
-                target.props.update(edge.props)
-                target.sources |= edge.sources
+            if edge is not None:
+                self._move_edge(key, edge, survivor, loser)
+
+    def _move_edge(self, key: EdgeKey, edge: Edge, survivor: Node, loser: Node) -> None:
+        """An edge of the loser becomes the survivor's (joined with the survivor's own edge, if any)."""
+        rel_type, start, end = key
+        start.edges.discard(key)
+        if isinstance(end, Node):
+            end.edges.discard(key)
+        new_key: EdgeKey = (rel_type, survivor if start is loser else start, survivor if end is loser else end)
+        if new_key[1] is new_key[2]:
+            return  # a PART_OF between the two merged nodes
+        target = self.rels.get(new_key)
+        if target is None:
+            self._store_edge(new_key, edge)
+        else:
+            target.props.update(edge.props)
+            target.sources |= edge.sources
 
     # --- relationships -----------------------------------------------------------------------
 
-    def _store_edge(self, key: tuple, edge: Edge) -> None:
+    def _store_edge(self, key: EdgeKey, edge: Edge) -> None:
         self.rels[key] = edge
-        for n in key[1:]:
-            if isinstance(n, Node):
-                n.edges.add(key)
+        key[1].edges.add(key)
+        if isinstance(key[2], Node):
+            key[2].edges.add(key)
 
-    def _drop_edge(self, key: tuple) -> None:
+    def drop_edge(self, key: EdgeKey) -> None:
+        """Delete a stored edge (a released one, or an id-less author slot a claim moved)."""
         del self.rels[key]
-        for n in key[1:]:
-            if isinstance(n, Node):
-                n.edges.discard(key)
+        key[1].edges.discard(key)
+        if isinstance(key[2], Node):
+            key[2].edges.discard(key)
 
-    def _release(self, owner: Node, rel_type: str, source: str, keep: set) -> None:
+    _drop_edge = drop_edge  # the name loaders/csv_derived.py still calls; goes when it calls drop_edge
+
+    def _release(self, owner: Node, rel_type: str, source: str, keep: set[Node | str]) -> None:
         """queries/load_rels.py's RELEASE_*: `source` leaves the owner's edges of a type whose other
         end it no longer states; edges no source states are deleted."""
         owner_at_start = OWNER_IS_START[rel_type]
@@ -272,71 +302,22 @@ class MemoryGraph:
             edge.sources.discard(source)
             edge.claimed.discard(source)
             if not edge.sources:
-                self._drop_edge(key)
+                self.drop_edge(key)
 
     def apply_record(self, rows: RecordRows) -> None:
         """Apply one checked record as a batch of one (write.py's order: labels, then edges)."""
-        ranks = [row_ranks(row) for row in rows.nodes]
-        row_keys = [row.key for row in rows.nodes]
-        local: dict[tuple[str, str], Node] = {}
-        best: dict[tuple[int, str], int] = {}
-        won: dict[int, bool] = {}
-        for label in LABEL_ORDER:
-            order = [i for i, row in enumerate(rows.nodes) if row.label == label]
-            order.sort(key=lambda i: ranks[i][1], reverse=True)
-            for i in order:
-                row = rows.nodes[i]
-                attach_only = all(
-                    rows.nodes[j].level <= ATTACH
-                    for j in order
-                    if rows.nodes[j].label == label and row_keys[j] == row_keys[i]
-                )
-                node = self._resolve(row, attach_only)
-                if node is None:
-                    continue
-                local[(label, row_keys[i])] = node
-                handle = (id(node), row.source)
-                if handle not in best:
-                    best[handle] = i
-                    won[i] = self._upsert(node, row, *ranks[i])
-                else:
-                    self._upsert(node, row, *ranks[i])
-        effective = {i for i, applied in won.items() if applied}
-        owners: dict[tuple[str, int, str], set] = {}
+        row_keys = [row.key for row in rows.nodes]  # as built: relationship rows refer to them
+        local, effective = self._apply_nodes(rows, row_keys)
+        owners: dict[tuple[str, int, str], set[Node | str]] = {}  # (type, owner row, source) -> other ends
         for i in sorted(effective):
-            row = rows.nodes[i]
-            for rel_type in row.owns:
-                owners.setdefault((rel_type, i, row.source), set())
-        writes: list[tuple[tuple, str, dict[str, Any]]] = []
-        seen: set[tuple] = set()
-        for rel in rows.rels:
-            if rel.owner is not None and rel.owner not in effective:
-                continue
-            source = rows.nodes[rel.owner if rel.owner is not None else 0].source
-            start_label, end_label = REL_ENDS[rel.type]
-            start_node = local.get((start_label, rel.start))
-            end_node = rel.end if end_label == "Ref" else local.get((end_label, rel.end))
-            if start_node is None or end_node is None:
-                continue  # an end that could only attach, and found nothing
-            start = start_node.find()
-            end = end_node if isinstance(end_node, str) else end_node.find()
-            if rel.type == "INSTITUTION_PART_OF" and end is start:
-                continue
-            if rel.owner is not None and (rel.type, rel.owner, source) in owners:
-                owners[(rel.type, rel.owner, source)].add(start if rel.type == "AUTHORED" else end)
-            key = (rel.type, start, end)
-            if (key, source) in seen:
-                continue
-            seen.add((key, source))
-            props = dict(rel.props)
-            if "institution_keys" in props:
-                props["institution_keys"] = [local[("Institution", k)] for k in props["institution_keys"]]
-            writes.append((key, source, {k: v for k, v in props.items() if v is not None}))
+            for rel_type in rows.nodes[i].owns:
+                owners.setdefault((rel_type, i, rows.nodes[i].source), set())
+        writes = self._edge_writes(rows, local, effective, owners)
         for (rel_type, i, source), keep in owners.items():
             owner = local[(rows.nodes[i].label, row_keys[i])].find()
             self._release(owner, rel_type, source, keep)
         for key, source, props in writes:
-            if key[0] == "REFERENCES":
+            if key[0] == "REFERENCES" and isinstance(key[2], str):
                 prop, value = key_property("Paper", key[2])
                 self.refs[key[2]] = {prop: value}
             edge = self.rels.get(key)
@@ -344,6 +325,55 @@ class MemoryGraph:
                 edge = Edge()
                 self._store_edge(key, edge)
             edge.state(source, props)
+
+    def _apply_nodes(self, rows: RecordRows, row_keys: list[str]) -> tuple[dict[tuple[str, str], Node], set[int]]:
+        """Resolve and upsert the node rows, label by label, best-ranked first; returns the node of
+        each (label, key) and the rows applied as the newest of their source for their node."""
+        ranks = [row_ranks(row) for row in rows.nodes]
+        local: dict[tuple[str, str], Node] = {}
+        first: set[tuple[int, str]] = set()  # (node, source) already upserted by a better row
+        effective: set[int] = set()
+        for label in LABEL_ORDER:
+            order = [i for i, row in enumerate(rows.nodes) if row.label == label]
+            order.sort(key=lambda i: ranks[i][1], reverse=True)
+            for i in order:
+                row = rows.nodes[i]
+                attach_only = all(rows.nodes[j].level <= ATTACH for j in order if row_keys[j] == row_keys[i])
+                node = self._resolve(row, attach_only)
+                if node is None:
+                    continue
+                local[(label, row_keys[i])] = node
+                won = self._upsert(node, row, *ranks[i])
+                if (id(node), row.source) not in first:
+                    first.add((id(node), row.source))
+                    if won:
+                        effective.add(i)
+        return local, effective
+
+    def _edge_writes(
+        self,
+        rows: RecordRows,
+        local: dict[tuple[str, str], Node],
+        effective: set[int],
+        owners: dict[tuple[str, int, str], set[Node | str]],
+    ) -> list[tuple[EdgeKey, str, dict[str, Any]]]:
+        """The edges the record's applicable relationship rows state (once per edge and source),
+        noting in `owners` the other end of each owned one."""
+        writes: list[tuple[EdgeKey, str, dict[str, Any]]] = []
+        seen: set[tuple[EdgeKey, str]] = set()
+        for rel in rows.rels:
+            if rel.owner is not None and rel.owner not in effective:
+                continue
+            source = rows.nodes[rel.owner if rel.owner is not None else 0].source
+            key = _edge_key(rel, local)
+            if key is None:
+                continue  # an end that could only attach, and found nothing
+            if rel.owner is not None and (rel.type, rel.owner, source) in owners:
+                owners[(rel.type, rel.owner, source)].add(key[1] if rel.type == "AUTHORED" else key[2])
+            if (key, source) not in seen:
+                seen.add((key, source))
+                writes.append((key, source, _edge_props(rel, local)))
+        return writes
 
     # --- output ------------------------------------------------------------------------------
 
@@ -376,34 +406,24 @@ class ExportSummary:
 
 
 def build_graph(
-    paths: Iterable[Path | str], source: str = "auto", rejects: list[dict] | None = None
+    paths: Iterable[Path | str], source: str = "auto", rejects: list[dict[str, str]] | None = None
 ) -> tuple[MemoryGraph, int]:
     """Read every record under `paths` into a MemoryGraph; returns it and the records read.
 
-    Files are planned, detected and refused exactly as `weft load` does (loaders.run.plan), and a
-    record is rejected for the same reasons.
+    Files are planned, detected and refused exactly as `weft load` does (loaders.detect.plan), and a
+    record is rejected for the same reasons, with the same entry (loaders.records.record_rows).
     """
     graph = MemoryGraph()
     records = 0
-    for path, name in plan(paths, source):
-        module = source_module(name)
+    for path, fmt in plan(paths, source):
         for item in read_records(path):
             records += 1
-            if isinstance(item, Problem):
+            rows = record_rows(fmt.build_rows, item)
+            if isinstance(rows, Rejected):
                 if rejects is not None:
-                    rejects.append(item.as_json())
-                continue
-            try:
-                rows = module.build_rows(item.record)
-                if rows is None:  # read, writes nothing by design (as loaders.run)
-                    continue
-                check_record(rows)
-            except (RejectedRecord, KeyError, TypeError, ValueError, AttributeError) as exc:
-                if rejects is not None:
-                    reason = str(exc) if isinstance(exc, RejectedRecord) else f"{exc.__class__.__name__}: {exc}"
-                    rejects.append({"file": str(path), "where": item.where, "reason": reason})
-                continue
-            graph.apply_record(rows)
+                    rejects.append(rows.entry)
+            elif rows is not None:
+                graph.apply_record(rows)
     return graph, records
 
 
@@ -412,7 +432,7 @@ def export_paths(
 ) -> ExportSummary:
     """Build the graph of every record under `paths` and write it to `out` as import CSV."""
     began = time.monotonic()
-    rejects: list[dict] = []
+    rejects: list[dict[str, str]] = []
     graph, records = build_graph(paths, source, rejects)
     echo(f"{records} records read into memory, writing CSV to {out}")
     buffer = graph.to_buffer(datetime.now(UTC))
@@ -420,7 +440,7 @@ def export_paths(
     rejects_file = None
     if rejects:
         rejects_file = out / "rejects.jsonl"
-        rejects_file.write_text("".join(json.dumps(r) + "\n" for r in rejects), encoding="utf-8")
+        write_rejects(rejects_file, rejects)
     return ExportSummary(
         records=records,
         rejected=len(rejects),

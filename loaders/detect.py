@@ -1,9 +1,10 @@
-"""Which source format a dump file holds, judged from its first readable record (pure but for reading it).
+"""Planning a load: which source format each dump file holds, judged from its first readable record.
 
-`detect_files(paths, source)` checks every file before anything is written: a file of no known
-format, or of another source than the one asked for, raises `UnknownFormat` naming the file and
-what it looks like. Each `FileFormat` carries the row builder for its records, so a loader can
-write any file without knowing the source:
+`plan(paths, source)` is the one planner (`weft load`, `weft export-csv`): it checks every file
+before anything is written, and a file of no known format, or of another source than the one asked
+for, refuses the whole load with `InvalidInput` naming each such file and what it looks like. Each
+`FileFormat` carries the row builder for its records, so a loader can read any file without
+knowing the source:
 
 - arxiv `snapshot`: `id`, `authors`, `categories`, `versions`.
 - s2 `paper` / `author` / `page`: Graph API camelCase `paperId` / `authorId`; a result page
@@ -24,14 +25,27 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from weft.graph.errors import InvalidInput
 from weft.graph.sources import SOURCE_KEYS, SOURCE_NAMES
 from weft.loaders import arxiv, openalex, s2
-from weft.loaders.reader import UnknownFormat, data_files, sniff
+from weft.loaders.reader import JSON, UnknownFormat, data_files, is_object, sniff
 from weft.loaders.rows import RecordRows
 
 ATTACHING_KINDS = frozenset({"dataset:citations", "dataset:abstracts", "dataset:tldrs"})
+
+# A source's row builder: the rows one raw record states, None for a record that writes nothing,
+# or RejectedRecord (loaders.rows) for one it cannot use.
+Builder = Callable[[JSON], RecordRows | None]
+
+
+def _arxiv_kind(record: JSON) -> str | None:
+    return "snapshot" if arxiv.accepts(record) else None
+
+
+# Per source, in the order records are tried: the kind of a record of that source, None otherwise.
+_KIND: dict[str, Callable[[JSON], str | None]] = {"arxiv": _arxiv_kind, "s2": s2.kind, "openalex": openalex.kind}
+_BUILDER: dict[str, Builder] = {"arxiv": arxiv.build_rows, "s2": s2.build_rows, "openalex": openalex.build_rows}
 
 
 @dataclass(frozen=True)
@@ -39,13 +53,14 @@ class FileFormat:
     """What one file holds: `source`, `kind`, `container` (`json`/`jsonl`) and the row builder.
 
     `build_rows(record)` returns the record's RecordRows, None for a record that writes nothing
-    (an S2 `paper-ids` row, a citation to no paper), or raises `RejectedRecord`.
+    (an S2 `paper-ids` row, a citation to no paper), or raises `RejectedRecord`; S2's picks the
+    kind per record (papers, authors, pages, dataset rows).
     """
 
     source: str
     kind: str
     container: str
-    build_rows: Callable[[Any], RecordRows | None]
+    build_rows: Builder
 
     @property
     def attaches(self) -> bool:
@@ -57,78 +72,78 @@ class FileFormat:
         return f"{SOURCE_NAMES[self.source]} {self.kind} ({self.container})"
 
 
-def classify(record: Any) -> tuple[str, str] | None:
+def classify(record: JSON) -> tuple[str, str] | None:
     """`(source, kind)` of one raw record, or None when it is no known format.
 
     >>> classify({"paperId": "2d5673ca", "title": "Computing Machinery and Intelligence"})
     ('s2', 'paper')
     """
-    if not isinstance(record, dict):
+    if not is_object(record):
         return None
-    if arxiv.accepts(record):
-        return "arxiv", "snapshot"
-    if (s2_kind := s2.kind(record)) is not None:
-        return "s2", s2_kind
-    if (kind := openalex.kind(record)) is not None:
-        return "openalex", kind
+    for source, kind_of in _KIND.items():
+        if (kind := kind_of(record)) is not None:
+            return source, kind
     return None
 
 
-def detect_source(path: Path, first: Any) -> str | None:
-    """The source of a file from its first record (the hook `loaders.run.plan` calls); None if unknown."""
-    found = classify(first)
-    return found[0] if found else None
-
-
-def load_order(path: Path, first: Any) -> int:
-    """0 for files of entities, 1 for files that only attach to papers loaded from others (load last)."""
-    found = classify(first)
-    return 1 if found and found[1] in ATTACHING_KINDS else 0
-
-
-def _builder(source: str) -> Callable[[Any], RecordRows | None]:
-    """The source's row builder; S2's picks the kind per record (papers, authors, pages, dataset rows)."""
-    return {"arxiv": arxiv.build_rows, "openalex": openalex.build_rows, "s2": s2.build_rows}[source]
-
-
-def _looks_like(record: Any) -> str:
-    if isinstance(record, dict):
-        return "an object with keys " + ", ".join(sorted(map(str, record))[:8])
+def _looks_like(record: JSON) -> str:
+    if is_object(record):
+        return "an object with keys " + ", ".join(sorted(record)[:8])
     return f"a JSON {type(record).__name__}"
 
 
-def detect_file(path: Path, source: str = "auto") -> FileFormat:
-    """The format of one file; UnknownFormat when it is none we know or not of `source`."""
+def _check_source(source: str) -> None:
     if source != "auto" and source not in SOURCE_KEYS:
         raise ValueError(f"unknown source {source!r} (expected auto, {', '.join(SOURCE_KEYS)})")
+
+
+def detect_file(path: Path, source: str = "auto") -> FileFormat:
+    """The format of one file; UnknownFormat when it is none we know or not of `source`.
+
+    With a source named, a first record that source's parser recognises is enough (even when it
+    could pass for another source's too).
+    """
+    _check_source(source)
     container, record = sniff(path)  # raises UnknownFormat for non-JSON, empty or unreadable files
+    if source != "auto" and (kind := _KIND[source](record)) is not None:
+        return FileFormat(source, kind, container, _BUILDER[source])
     found = classify(record)
     if found is None:
         raise UnknownFormat(
             f"{path}: not an OpenAlex, Semantic Scholar or arXiv file (first record is {_looks_like(record)})"
         )
-    if source != "auto" and found[0] != source:
+    if source != "auto":
         raise UnknownFormat(
             f"{path}: holds {SOURCE_NAMES[found[0]]} {found[1]} records, not {SOURCE_NAMES[source]} "
             f"(use `weft load {found[0]}` or `weft load auto`)"
         )
-    return FileFormat(found[0], found[1], container, _builder(found[0]))
+    return FileFormat(found[0], found[1], container, _BUILDER[found[0]])
 
 
-def detect_files(paths: Iterable[Path | str], source: str = "auto") -> list[tuple[Path, FileFormat]]:
-    """Every data file under `paths` with its format, all checked before any is loaded.
+def plan(paths: Iterable[Path | str], source: str = "auto") -> list[tuple[Path, FileFormat]]:
+    """Every data file under `paths` (folders recursively) with its format, all checked before any
+    is loaded; reads only the start of each file.
 
     Files whose rows only attach to papers (S2 citations, abstracts, tldrs) come last, so one run
     over a dataset folder finds the papers it attaches to whatever the file names. Raises
-    UnknownFormat listing every file that is refused (FileNotFoundError for a missing path).
+    InvalidInput for an unknown source, a missing path, no data files, or listing every file refused.
     """
+    try:
+        _check_source(source)
+        files = data_files(paths)
+    except FileNotFoundError as exc:
+        raise InvalidInput(str(exc), "path") from exc
+    except ValueError as exc:
+        raise InvalidInput(str(exc), "source") from exc
+    if not files:
+        raise InvalidInput("no data files under the given paths", "path")
     found: list[tuple[Path, FileFormat]] = []
     refused: list[str] = []
-    for path in data_files(paths):
+    for path in files:
         try:
             found.append((path, detect_file(path, source)))
         except UnknownFormat as exc:
             refused.append(str(exc))
     if refused:
-        raise UnknownFormat("refusing to load, nothing was written:\n  " + "\n  ".join(refused))
+        raise InvalidInput("refused, nothing was written:\n  " + "\n  ".join(refused), "path")
     return sorted(found, key=lambda pair: pair[1].attaches)

@@ -14,7 +14,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, LiteralString, TypedDict
 
 from neo4j import Driver, ManagedTransaction
 
@@ -25,33 +25,33 @@ from weft.loaders.derived import recompute
 from weft.loaders.derived import (
     same_name_pairs as same_name_pairs,  # re-exported: loaders.csv_derived uses it
 )
-from weft.loaders.rows import ATTACH, REL_ENDS, NodeRow, RecordRows, RejectedRecord
+from weft.loaders.rows import ATTACH, REL_ENDS, NodeRow, RecordRows, RejectedRecord, RelRow
 from weft.queries import load_nodes, load_rels
 
 LABEL_ORDER = ("Institution", "Category", "Researcher", "Paper")
-_LOOKUP = {
+_LOOKUP: dict[str, LiteralString] = {
     "Paper": load_nodes.LOOKUP_PAPERS,
     "Researcher": load_nodes.LOOKUP_RESEARCHERS,
     "Institution": load_nodes.LOOKUP_INSTITUTIONS,
     "Category": load_nodes.LOOKUP_CATEGORIES,
 }
-_UPSERT = {
+_UPSERT: dict[str, LiteralString] = {
     "Paper": load_nodes.UPSERT_PAPERS,
     "Researcher": load_nodes.UPSERT_RESEARCHERS,
     "Institution": load_nodes.UPSERT_INSTITUTIONS,
     "Category": load_nodes.UPSERT_CATEGORIES,
 }
-_MERGE = {
+_MERGE: dict[str, LiteralString] = {
     "Paper": load_nodes.MERGE_PAPERS,
     "Researcher": load_nodes.MERGE_RESEARCHERS,
     "Institution": load_nodes.MERGE_INSTITUTIONS,
 }
-_RENAME = {
+_RENAME: dict[str, LiteralString] = {
     "Paper": load_nodes.RENAME_PAPERS,
     "Researcher": load_nodes.RENAME_RESEARCHERS,
     "Institution": load_nodes.RENAME_INSTITUTIONS,
 }
-_WRITE_REL = {
+_WRITE_REL: dict[str, LiteralString] = {
     "AUTHORED": load_rels.WRITE_AUTHORED,
     "IN_CATEGORY": load_rels.WRITE_IN_CATEGORY,
     "REFERENCES": load_rels.WRITE_REFERENCES,
@@ -59,7 +59,7 @@ _WRITE_REL = {
     "INSTITUTION_PART_OF": load_rels.WRITE_INSTITUTION_PART_OF,
     "LISTED_AFFILIATION": load_rels.WRITE_LISTED_AFFILIATION,
 }
-_CREATE_REL = {
+_CREATE_REL: dict[str, LiteralString] = {
     "AUTHORED": load_rels.CREATE_AUTHORED,
     "IN_CATEGORY": load_rels.CREATE_IN_CATEGORY,
     "REFERENCES": load_rels.CREATE_REFERENCES,
@@ -67,7 +67,7 @@ _CREATE_REL = {
     "INSTITUTION_PART_OF": load_rels.CREATE_INSTITUTION_PART_OF,
     "LISTED_AFFILIATION": load_rels.CREATE_LISTED_AFFILIATION,
 }
-_RELEASE = {
+_RELEASE: dict[str, LiteralString] = {
     "AUTHORED": load_rels.RELEASE_AUTHORED,
     "IN_CATEGORY": load_rels.RELEASE_IN_CATEGORY,
     "REFERENCES": load_rels.RELEASE_REFERENCES,
@@ -113,8 +113,8 @@ class _Row:
 @dataclass
 class _Group:
     label: str
-    rows: list[_Row] = field(default_factory=list)
-    keys: dict[str, str] = field(default_factory=dict)
+    rows: list[_Row] = field(default_factory=list[_Row])
+    keys: dict[str, str] = field(default_factory=dict[str, str])
     final_id: str = ""
     existed: bool = False
 
@@ -162,64 +162,83 @@ class GraphWriter:
 # --- one batch ------------------------------------------------------------------------------
 
 
+@dataclass
+class _Written:
+    """What a batch's node rows left, for its relationship rows and its outcome."""
+
+    key_to_id: dict[tuple[str, str], str] = field(default_factory=dict[tuple[str, str], str])  # (label, key) -> id
+    row_ids: dict[tuple[int, int], str] = field(default_factory=dict[tuple[int, int], str])  # (record, row) -> id
+    effective: set[tuple[int, int]] = field(default_factory=set[tuple[int, int]])  # rows applied as newest
+    existed: set[tuple[int, int]] = field(default_factory=set[tuple[int, int]])  # rows of a node already there
+    created: set[str] = field(default_factory=set[str])  # nodes this batch creates: no relationship yet
+    researchers: set[str] = field(default_factory=set[str])  # touched by merges and released edges
+
+    def add(self, label: str, group: _Group) -> None:
+        """Record where a written group's keys and rows went."""
+        if not group.existed:
+            self.created.add(group.final_id)
+        for key in canonical_keys(label, group.keys):
+            self.key_to_id[(label, key)] = group.final_id
+        first = min(group.rows, key=lambda r: (r.record, r.index))
+        for r in group.rows:
+            self.key_to_id[(label, r.key)] = group.final_id
+            self.row_ids[(r.record, r.index)] = group.final_id
+            if group.existed or r is not first:
+                self.existed.add((r.record, r.index))
+
+    def ids(self, label: str, rows: list[_Row]) -> set[str]:
+        """The ids the given rows were written to."""
+        return {self.key_to_id[(label, r.key)] for r in rows if (label, r.key) in self.key_to_id}
+
+
 def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutcome:
     warnings: list[str] = []
     by_label: dict[str, list[_Row]] = {label: [] for label in LABEL_ORDER}
     for ri, record in enumerate(records):
         for ni, node in enumerate(record.nodes):
             by_label[node.label].append(_ranked(_Row(ri, ni, node)))
-    key_to_id: dict[tuple[str, str], str] = {}
-    groups_of: dict[tuple[int, int], _Group] = {}
-    touched_researchers: set[str] = set()
-    effective: set[tuple[int, int]] = set()
-    existed_rows: set[tuple[int, int]] = set()
-    created: set[str] = set()  # ids of nodes this batch creates: they have no relationship yet
+    done = _Written()
     for label in LABEL_ORDER:
-        rows = by_label[label]
-        if not rows:
-            continue
-        groups, touched = _resolve(tx, label, _group_rows(label, rows, warnings), warnings)
-        touched_researchers |= touched
-        # rows that may only attach to an existing entity: dropped when there is none
-        groups = [g for g in groups if g.existed or any(r.node.level > ATTACH for r in g.rows)]
-        if not groups:
-            continue
-        won = _upsert(tx, label, groups)
-        for group in groups:
-            if not group.existed:
-                created.add(group.final_id)
-            for key in canonical_keys(label, group.keys):
-                key_to_id[(label, key)] = group.final_id
-            for r in group.rows:
-                key_to_id[(label, r.key)] = group.final_id
-            for r in group.rows:
-                groups_of[(r.record, r.index)] = group
-            first = min(group.rows, key=lambda r: (r.record, r.index))
-            for r in group.rows:
-                if group.existed or r is not first:
-                    existed_rows.add((r.record, r.index))
-        effective |= {handle for handle, applied in won.items() if applied}
-    row_ids = {handle: group.final_id for handle, group in groups_of.items()}
-    touched_researchers |= _write_rels(tx, records, key_to_id, effective, row_ids, created)
-    papers = {key_to_id[("Paper", r.key)] for r in by_label["Paper"] if ("Paper", r.key) in key_to_id}
-    touched_researchers |= {
-        key_to_id[("Researcher", r.key)] for r in by_label["Researcher"] if ("Researcher", r.key) in key_to_id
-    }
+        if by_label[label]:
+            _write_nodes(tx, label, by_label[label], done, warnings)
+    done.researchers |= _write_rels(tx, records, done)
     return BatchOutcome(
-        written=[(ri, 0) in effective for ri in range(len(records))],
-        existed=[(ri, 0) in existed_rows for ri in range(len(records))],
+        written=[(ri, 0) in done.effective for ri in range(len(records))],
+        existed=[(ri, 0) in done.existed for ri in range(len(records))],
         warnings=warnings,
-        papers=papers,
-        researchers=touched_researchers,
+        papers=done.ids("Paper", by_label["Paper"]),
+        researchers=done.researchers | done.ids("Researcher", by_label["Researcher"]),
+    )
+
+
+def _write_nodes(tx: ManagedTransaction, label: str, rows: list[_Row], done: _Written, warnings: list[str]) -> None:
+    """Group, resolve and upsert one label's rows."""
+    groups, touched = _resolve(tx, label, _group_rows(label, rows, warnings), warnings)
+    done.researchers |= touched
+    # rows that may only attach to an existing entity: dropped when there is none
+    groups = [g for g in groups if g.existed or any(r.node.level > ATTACH for r in g.rows)]
+    if not groups:
+        return
+    won = _upsert(tx, label, groups)
+    for group in groups:
+        done.add(label, group)
+    done.effective |= {handle for handle, applied in won.items() if applied}
+
+
+def row_ranks(node: NodeRow) -> tuple[str, str]:
+    """(source rank, record rank) of a node row: who wins among one source's rows of a node
+    (level, updated, digest) and among all rows for shared properties (level, source priority,
+    updated, digest). The CSV export ranks rows with it too."""
+    digest = _digest([node.props, node.source_props, node.keys])
+    return (
+        f"{node.level}|{node.updated}|{digest}",
+        f"{node.level}|{SOURCE_PRIORITY.get(node.source, 0)}|{node.updated}|{digest}",
     )
 
 
 def _ranked(row: _Row) -> _Row:
-    node = row.node
-    digest = _digest([node.props, node.source_props, node.keys])
-    row.source_rank = f"{node.level}|{node.updated}|{digest}"
-    row.record_rank = f"{node.level}|{SOURCE_PRIORITY.get(node.source, 0)}|{node.updated}|{digest}"
-    row.key = node.key
+    row.source_rank, row.record_rank = row_ranks(row.node)
+    row.key = row.node.key
     return row
 
 
@@ -244,37 +263,49 @@ def _group_rows(label: str, rows: list[_Row], warnings: list[str]) -> list[_Grou
             {owner[k] for k in ranked if k in owner},
             key=lambda g: ranked.index(next(k for k in ranked if owner.get(k) == g)),
         )
-        if not hits:
+        if hits:
+            target = _join_groups(groups, owner, hits)
+        else:
             target = len(groups)
             groups.append(_Group(label))
-        else:
-            target = hits[0]
-            for other in hits[1:]:
-                if _conflicts(groups[target].keys, groups[other].keys):
-                    continue
-                for moved in groups[other].rows:
-                    groups[target].rows.append(moved)
-                groups[target].keys.update(groups[other].keys)
-                for k, g in list(owner.items()):
-                    if g == other:
-                        owner[k] = target
-                groups[other] = _Group(label)
-        for prop in _conflicts(groups[target].keys, row.node.keys):
-            kept = min(groups[target].keys[prop], row.node.keys[prop])
-            warnings.append(
-                f"{label} {row.key}: rows with the same key differ on {prop} "
-                f"({groups[target].keys[prop]} / {row.node.keys[prop]}); kept {kept}"
-            )
-            groups[target].keys[prop] = row.node.keys[prop] = kept
-        for k in canonical_keys(label, row.node.keys):
-            if owner.get(k, target) != target:
-                prop, _ = key_property(label, k)
-                row.node.keys.pop(prop, None)
-                continue
-            owner[k] = target
-        groups[target].rows.append(row)
-        groups[target].keys.update(row.node.keys)
+        _add_row(groups[target], target, row, owner, warnings)
     return [g for g in groups if g.rows]
+
+
+def _join_groups(groups: list[_Group], owner: dict[str, int], hits: list[int]) -> int:
+    """Join the groups a row's keys hit into the first (those holding a conflicting key stay apart)."""
+    target = hits[0]
+    for other in hits[1:]:
+        if _conflicts(groups[target].keys, groups[other].keys):
+            continue
+        groups[target].rows.extend(groups[other].rows)
+        groups[target].keys.update(groups[other].keys)
+        for k, g in list(owner.items()):
+            if g == other:
+                owner[k] = target
+        groups[other] = _Group(groups[other].label)
+    return target
+
+
+def _add_row(group: _Group, target: int, row: _Row, owner: dict[str, int], warnings: list[str]) -> None:
+    """Add a row to group number `target`: a key value differing from the group's keeps the smaller;
+    a key another group owns is dropped from the row."""
+    label = group.label
+    for prop in _conflicts(group.keys, row.node.keys):
+        kept = min(group.keys[prop], row.node.keys[prop])
+        warnings.append(
+            f"{label} {row.key}: rows with the same key differ on {prop} "
+            f"({group.keys[prop]} / {row.node.keys[prop]}); kept {kept}"
+        )
+        group.keys[prop] = row.node.keys[prop] = kept
+    for k in canonical_keys(label, row.node.keys):
+        if owner.get(k, target) != target:
+            prop, _ = key_property(label, k)
+            row.node.keys.pop(prop, None)
+            continue
+        owner[k] = target
+    group.rows.append(row)
+    group.keys.update(row.node.keys)
 
 
 def _resolve(
@@ -292,42 +323,54 @@ def _resolve(
     merges: list[dict[str, str]] = []
     renames: list[dict[str, str]] = []
     for gi, group in enumerate(groups):
-        nodes = found.get(gi, {})
-        ranked = canonical_keys(label, group.keys)
+        ids = _accept_nodes(label, group, found.get(gi, {}), warnings)
+        if ids:
+            survivor = group.final_id if group.final_id in ids else ids[0]
+            merges.extend({"loser": nid, "survivor": survivor} for nid in ids if nid != survivor)
+            renames.extend({"old": nid, "new": group.final_id} for nid in ids if nid != group.final_id)
+    return groups, _merge_and_rename(tx, label, merges, renames)
 
-        def first_hit(node_keys: dict[str, str], ranked: list[str] = ranked) -> int:
-            own = set(canonical_keys(label, node_keys))
-            return min((ranked.index(k) for k in own if k in ranked), default=len(ranked))
 
-        accepted: list[tuple[str, dict[str, str]]] = []
-        union = dict(group.keys)
-        for nid, node_keys in sorted(nodes.items(), key=lambda item: (first_hit(item[1]), item[0])):
-            clash = _conflicts(union, node_keys)
-            if accepted and clash:
-                warnings.append(f"{label} {ranked[0]}: also names {nid}, whose {', '.join(clash)} differ; kept apart")
-                shared = {k for k in node_keys if group.keys.get(k) == node_keys[k]}
-                for r in group.rows:
-                    r.node.keys = {k: v for k, v in r.node.keys.items() if k not in shared}
-                group.keys = {k: v for k, v in group.keys.items() if k not in shared}
-                union = {k: v for k, v in union.items() if k not in shared}
-                continue
-            for prop in clash:  # one entity, two values of a weaker key: the smaller, whatever the order
-                kept = min(union[prop], node_keys[prop])
-                warnings.append(
-                    f"{label} {ranked[0]}: {prop} differs from {nid} ({union[prop]} / {node_keys[prop]}); kept {kept}"
-                )
-                union[prop] = node_keys[prop] = kept
-            accepted.append((nid, node_keys))
-            union.update(node_keys)
-        group.keys = union
-        group.final_id = node_id(label, union)
-        group.existed = bool(accepted)
-        if not accepted:
+def _accept_nodes(label: str, group: _Group, nodes: dict[str, dict[str, str]], warnings: list[str]) -> list[str]:
+    """The ids of the found nodes the group is one entity with (best key first); sets the group's
+    keys (theirs joined), final id and whether it existed. A node whose keys clash with ones already
+    accepted is kept apart: the keys the group shares with it are dropped from the group."""
+    ranked = canonical_keys(label, group.keys)
+
+    def first_hit(node_keys: dict[str, str]) -> int:
+        own = set(canonical_keys(label, node_keys))
+        return min((ranked.index(k) for k in own if k in ranked), default=len(ranked))
+
+    accepted: list[str] = []
+    union = dict(group.keys)
+    for nid, node_keys in sorted(nodes.items(), key=lambda item: (first_hit(item[1]), item[0])):
+        clash = _conflicts(union, node_keys)
+        if accepted and clash:
+            warnings.append(f"{label} {ranked[0]}: also names {nid}, whose {', '.join(clash)} differ; kept apart")
+            shared = {k for k in node_keys if group.keys.get(k) == node_keys[k]}
+            for r in group.rows:
+                r.node.keys = {k: v for k, v in r.node.keys.items() if k not in shared}
+            group.keys = {k: v for k, v in group.keys.items() if k not in shared}
+            union = {k: v for k, v in union.items() if k not in shared}
             continue
-        ids = [nid for nid, _ in accepted]
-        survivor = group.final_id if group.final_id in ids else ids[0]
-        merges.extend({"loser": nid, "survivor": survivor} for nid in ids if nid != survivor)
-        renames.extend({"old": nid, "new": group.final_id} for nid in ids if nid != group.final_id)
+        for prop in clash:  # one entity, two values of a weaker key: the smaller, whatever the order
+            kept = min(union[prop], node_keys[prop])
+            warnings.append(
+                f"{label} {ranked[0]}: {prop} differs from {nid} ({union[prop]} / {node_keys[prop]}); kept {kept}"
+            )
+            union[prop] = node_keys[prop] = kept
+        accepted.append(nid)
+        union.update(node_keys)
+    group.keys = union
+    group.final_id = node_id(label, union)
+    group.existed = bool(accepted)
+    return accepted
+
+
+def _merge_and_rename(
+    tx: ManagedTransaction, label: str, merges: list[dict[str, str]], renames: list[dict[str, str]]
+) -> set[str]:
+    """Merge losers into survivors, then give survivors their new ids; returns the touched researchers."""
     touched: set[str] = set()
     for merge in merges if label in _MERGE else []:  # one at a time: several may share a survivor
         for rec in tx.run(_MERGE[label], merges=[merge]):
@@ -337,7 +380,7 @@ def _resolve(
         tx.run(_RENAME[label], renames=survivor_renames).consume()
     for rename in renames if label == "Institution" else []:  # one at a time: they may share edges
         tx.run(load_nodes.REWRITE_INSTITUTION_IDS, renames=[rename]).consume()
-    return groups, touched
+    return touched
 
 
 def _join_on_nodes(
@@ -453,86 +496,119 @@ def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tu
     return {handle: key in won for key, handle in handles.items()}
 
 
-def _write_rels(
-    tx: ManagedTransaction,
-    records: list[RecordRows],
-    key_to_id: dict[tuple[str, str], str],
-    effective: set[tuple[int, int]],
-    row_ids: dict[tuple[int, int], str],
-    created: set[str],
-) -> set[str]:
-    """Release what winning rows owned, then write every applicable relationship row.
+class _RelParam(TypedDict):
+    """One relationship row as the WRITE_*/CREATE_* statements take it."""
 
-    Nodes in `created` are new in this transaction: nothing to release, and an edge touching one
-    is created without MERGE's existence check."""
-    owners: dict[tuple[str, str, str], list[str]] = {}  # (type, owner id, source) -> other ends kept
-    rows: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}  # one row per relationship
-    refs: dict[str, dict[str, str]] = {}
-    for ri, record in enumerate(records):
+    start: str
+    end: str
+    source: str  # the highest-priority source stating it: it sets the properties
+    sources: list[str]
+    props: dict[str, Any]
+
+
+class _RelRows:
+    """The relationship rows of a batch that apply, one per relationship, and the ends each winning
+    row's source keeps of the types it owns."""
+
+    def __init__(self, done: _Written) -> None:
+        self.done = done
+        self.owners: dict[tuple[str, str, str], list[str]] = {}  # (type, owner id, source) -> other ends kept
+        self.rows: dict[str, dict[tuple[str, str], _RelParam]] = {}  # type -> (start, end) -> row
+        self.refs: dict[str, dict[str, str]] = {}  # Ref key -> its key property
+
+    def add_record(self, ri: int, record: RecordRows) -> None:
         for ni, node in enumerate(record.nodes):
-            if (ri, ni) in effective and (ri, ni) in row_ids:
+            if (ri, ni) in self.done.effective and (ri, ni) in self.done.row_ids:
                 for rel_type in node.owns:
-                    owners.setdefault((rel_type, row_ids[(ri, ni)], node.source), [])
+                    self.owners.setdefault((rel_type, self.done.row_ids[(ri, ni)], node.source), [])
         for rel in record.rels:
-            if rel.owner is not None and (ri, rel.owner) not in effective:
-                continue
-            start_label, end_label = REL_ENDS[rel.type]
-            source = record.nodes[rel.owner if rel.owner is not None else 0].source
-            if (start_label, rel.start) not in key_to_id or (
-                end_label != "Ref" and (end_label, rel.end) not in key_to_id
-            ):
-                continue  # an end that could only attach, and found nothing
-            start = key_to_id[(start_label, rel.start)]
-            if end_label == "Ref":
-                end = rel.end
-                prop, value = key_property("Paper", rel.end)
-                refs[end] = {prop: value}
-            else:
-                end = key_to_id[(end_label, rel.end)]
-            if rel.owner is not None:
-                other = start if rel.type == "AUTHORED" else end
-                owned = owners.get((rel.type, row_ids[(ri, rel.owner)], source))
-                if owned is not None:
-                    owned.append(other)
-            props = dict(rel.props)
-            if "institution_keys" in props:
-                found = [key_to_id.get(("Institution", k)) for k in props.pop("institution_keys")]
-                props["institution_ids"] = list(dict.fromkeys(i for i in found if i))
-            props = {k: v for k, v in props.items() if v is not None}
-            row = rows.setdefault(rel.type, {}).get((start, end))
-            if row is None:
-                rows[rel.type][(start, end)] = {
-                    "start": start,
-                    "end": end,
-                    "source": source,
-                    "sources": [source],
-                    "props": props,
-                }
-            elif source not in row["sources"]:
-                row["sources"].append(source)
-                if SOURCE_PRIORITY.get(source, 0) > SOURCE_PRIORITY.get(row["source"], 0):
-                    row["source"], row["props"] = source, props
-    touched: set[str] = set()
-    by_owner: dict[tuple[str, str], list[dict[str, Any]]] = {}  # one row per owner node
+            if rel.owner is None or (ri, rel.owner) in self.done.effective:
+                self._add(ri, record, rel)
+
+    def _add(self, ri: int, record: RecordRows, rel: RelRow) -> None:
+        ends = self._ends(rel)
+        if ends is None:
+            return  # an end that could only attach, and found nothing
+        start, end = ends
+        source = record.nodes[rel.owner if rel.owner is not None else 0].source
+        if rel.owner is not None:
+            owned = self.owners.get((rel.type, self.done.row_ids[(ri, rel.owner)], source))
+            if owned is not None:
+                owned.append(start if rel.type == "AUTHORED" else end)
+        props = self._props(rel)
+        row = self.rows.setdefault(rel.type, {}).get((start, end))
+        if row is None:
+            self.rows[rel.type][(start, end)] = {
+                "start": start,
+                "end": end,
+                "source": source,
+                "sources": [source],
+                "props": props,
+            }
+        elif source not in row["sources"]:
+            row["sources"].append(source)
+            if SOURCE_PRIORITY.get(source, 0) > SOURCE_PRIORITY.get(row["source"], 0):
+                row["source"], row["props"] = source, props
+
+    def _ends(self, rel: RelRow) -> tuple[str, str] | None:
+        """(start id, end id or Ref key), None when an end was not written."""
+        start_label, end_label = REL_ENDS[rel.type]
+        start = self.done.key_to_id.get((start_label, rel.start))
+        if start is None:
+            return None
+        if end_label == "Ref":
+            prop, value = key_property("Paper", rel.end)
+            self.refs[rel.end] = {prop: value}
+            return start, rel.end
+        end = self.done.key_to_id.get((end_label, rel.end))
+        return None if end is None else (start, end)
+
+    def _props(self, rel: RelRow) -> dict[str, Any]:
+        """The row's properties, None values dropped; `institution_keys` become `institution_ids`."""
+        props = dict(rel.props)
+        if "institution_keys" in props:
+            found = [self.done.key_to_id.get(("Institution", k)) for k in props.pop("institution_keys")]
+            props["institution_ids"] = list(dict.fromkeys(i for i in found if i))
+        return {k: v for k, v in props.items() if v is not None}
+
+
+def _write_rels(tx: ManagedTransaction, records: list[RecordRows], done: _Written) -> set[str]:
+    """Release what winning rows owned, then write every applicable relationship row; returns the
+    researchers whose edges were released.
+
+    Nodes in `done.created` are new in this transaction: nothing to release, and an edge touching
+    one is created without MERGE's existence check."""
+    rels = _RelRows(done)
+    for ri, record in enumerate(records):
+        rels.add_record(ri, record)
+    touched = _release(tx, rels.owners, done.created)
+    if rels.refs:
+        tx.run(load_nodes.UPSERT_REFS, refs=[{"key": k, "keys": v} for k, v in rels.refs.items()]).consume()
+    for rel_type, by_ends in rels.rows.items():
+        fresh = [row for row in by_ends.values() if row["start"] in done.created or row["end"] in done.created]
+        known = [row for row in by_ends.values() if not (row["start"] in done.created or row["end"] in done.created)]
+        if fresh:
+            tx.run(_CREATE_REL[rel_type], rows=fresh, sources=sorted(SOURCE_PRIORITY)).consume()
+        if known:
+            tx.run(
+                _WRITE_REL[rel_type], rows=known, priority=dict(SOURCE_PRIORITY), sources=sorted(SOURCE_PRIORITY)
+            ).consume()
+    return touched
+
+
+def _release(tx: ManagedTransaction, owners: dict[tuple[str, str, str], list[str]], created: set[str]) -> set[str]:
+    """Each owner's sources leave its edges of the owned types whose other end they no longer state
+    (one row per owner node, nodes created in this batch skipped); returns the touched researchers."""
+    by_owner: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for (rel_type, owner_id, source), keep in sorted(owners.items()):
         by_owner.setdefault((rel_type, owner_id), []).append({"source": source, "keep": keep})
     by_type: dict[str, list[dict[str, Any]]] = {}
     for (rel_type, owner_id), sources in by_owner.items():
         if owner_id not in created:
             by_type.setdefault(rel_type, []).append({"id": owner_id, "sources": sources})
+    touched: set[str] = set()
     for rel_type, owner_rows in by_type.items():
         for rec in tx.run(_RELEASE[rel_type], owners=owner_rows):
             if "researcher" in rec.keys():
                 touched.add(rec["researcher"])
-    if refs:
-        tx.run(load_nodes.UPSERT_REFS, refs=[{"key": k, "keys": v} for k, v in refs.items()]).consume()
-    for rel_type, by_ends in rows.items():
-        fresh = [row for row in by_ends.values() if row["start"] in created or row["end"] in created]
-        known = [row for row in by_ends.values() if not (row["start"] in created or row["end"] in created)]
-        if fresh:
-            tx.run(_CREATE_REL[rel_type], rows=fresh, sources=sorted(SOURCE_PRIORITY)).consume()
-        if known:
-            tx.run(
-                _WRITE_REL[rel_type], rows=known, priority=SOURCE_PRIORITY, sources=sorted(SOURCE_PRIORITY)
-            ).consume()
     return touched

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from weft.graph.driver import open_driver
 from weft.graph.errors import WeftError
 from weft.graph.settings import load_settings
+from weft.server.cli.support import fail
+
+if TYPE_CHECKING:
+    from weft.loaders.run import LoadSummary
 
 load_app = typer.Typer(help="Load OpenAlex, Semantic Scholar or arXiv dumps into Neo4j.", no_args_is_help=True)
 console = Console(stderr=True)
@@ -33,23 +39,29 @@ def run_load(source: str, paths: list[Path], batch_size: int | None, rejects: Pa
     from weft.loaders.run import load_paths
 
     settings = load_settings()
+    bar = LoadProgress()
     try:
-        with open_driver(settings) as driver:
+        with open_driver(settings) as driver, bar:
             summary = load_paths(
                 driver,
                 paths,
                 source=source,
                 database=settings.neo4j_database,
                 batch_size=batch_size or settings.load_batch_size,
-                progress=not quiet,
+                progress=None if quiet else bar,
                 rejects_path=rejects,
             )
     except WeftError as exc:
-        console.print(f"[bold red]error[/] ({exc.code}): {exc}")
-        raise typer.Exit(code=2 if exc.code == "BAD_USER_INPUT" else 1) from exc
+        raise fail(exc) from exc
     except KeyboardInterrupt:
         console.print("[bold yellow]interrupted[/]: committed batches stay; rerun the same command to converge")
         raise typer.Exit(code=130) from None
+    print_summary(summary, rejects)
+
+
+def print_summary(summary: LoadSummary, rejects: Path | None) -> None:
+    """The table of files (paths relative to their common folder), the totals, the first rejects
+    and identity warnings."""
     root = Path(os.path.commonpath([f.path for f in summary.files])) if summary.files else Path()
     root = root.parent if root.is_file() else root
     table = Table("file", "source", "read", "written", "merged", "rejected", "seconds", title=f"load summary ({root})")
@@ -86,6 +98,55 @@ def run_load(source: str, paths: list[Path], batch_size: int | None, rejects: Pa
         console.print(f"… and {len(summary.rejects) - 20} more" + (f" (all in {rejects})" if rejects else ""))
     for warning in summary.warnings[:20]:
         console.print(f"[yellow]identity[/] {warning}")
+
+
+class LoadProgress:
+    """The progress display of `weft load`, fed by `load_paths`' progress callback: files done,
+    records read and records/s, then the derive steps. It starts at the first step it hears (so a
+    load refused while planning shows none) and stops when its `with` block ends."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[records]} records · {task.fields[rate]} records/s"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+        )
+        self.started = 0.0
+        self.records = 0
+        self.files: TaskID | None = None
+        self.derived: TaskID | None = None
+
+    def __enter__(self) -> LoadProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.files is not None:
+            self.progress.stop()
+
+    def __call__(self, step: str, done: int, total: int) -> None:
+        if step == "files":
+            if self.files is None:
+                self.started = time.perf_counter()
+                self.files = self.progress.add_task("files", total=total, records=0, rate="-")
+                self.progress.start()
+            self.progress.update(self.files, completed=done, records=self.records, rate=self._rate())
+        elif step == "records":
+            self.records = done
+            if done % 50 == 0 and self.files is not None:
+                self.progress.update(self.files, records=self.records, rate=self._rate())
+        else:  # a derive step of the writer
+            if self.derived is None:
+                self.derived = self.progress.add_task("derived", total=total, records="-", rate="-")
+            self.progress.update(self.derived, description=f"derived {step}", completed=done, total=total)
+
+    def _rate(self) -> str:
+        """Records per second since the files were planned."""
+        elapsed = max(time.perf_counter() - self.started, 1e-6)
+        return f"{self.records / elapsed:,.0f}"
 
 
 @load_app.command("openalex")

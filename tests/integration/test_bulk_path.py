@@ -2,12 +2,14 @@
 
 The online side is the session's server with the shared OpenAlex files loaded (`openalex_graph`).
 The import replaces a whole database and stops its server, so the import side is a second local
-instance on the session port + 10, started here and stopped at the end of the module.
+instance on WEFT_IMPORT_TEST_PORT (default: the session port + 10), started here and stopped at the
+end of the module.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
@@ -36,9 +38,11 @@ RETURN c.weight AS w
 
 @pytest.fixture(scope="module")
 def import_settings(settings: Settings) -> Iterator[Settings]:
-    """A second local instance (session port + 10) that the import may stop and replace."""
+    """A second local instance (WEFT_IMPORT_TEST_PORT or the session port + 10) that the import may
+    stop and replace."""
+    port = int(os.environ.get("WEFT_IMPORT_TEST_PORT") or settings.bolt_port + 10)
     other = Settings(
-        neo4j_uri=f"bolt://127.0.0.1:{settings.bolt_port + 10}",
+        neo4j_uri=f"bolt://127.0.0.1:{port}",
         neo4j_user=settings.neo4j_user,
         neo4j_password=settings.neo4j_password,
         neo4j_home=settings.neo4j_home,

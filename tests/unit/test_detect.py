@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_path
+from weft.graph.errors import InvalidInput
 from weft.loaders import arxiv, openalex, s2
-from weft.loaders.detect import FileFormat, classify, detect_file, detect_files
+from weft.loaders.detect import FileFormat, classify, detect_file, plan
 from weft.loaders.reader import UnknownFormat
 
 
@@ -28,7 +29,7 @@ def expected_format(path: Path) -> tuple[str, str]:
 
 
 def test_every_shared_file_is_detected() -> None:
-    found = detect_files([shared_path()])
+    found = plan([shared_path()])
     expected_files = sorted(p for p in shared_path().rglob("*") if p.is_file() and not p.name.endswith((".md", ".txt")))
     assert sorted(p for p, _ in found) == expected_files
     for path, fmt in found:
@@ -49,7 +50,7 @@ def test_builders_follow_the_format() -> None:
 
 
 def test_attaching_files_come_last() -> None:
-    found = detect_files([shared_path("semanticscholar", "datasets_sample")])
+    found = plan([shared_path("semanticscholar", "datasets_sample")])
     kinds = [fmt.kind for _, fmt in found]
     attaching = {"dataset:citations", "dataset:abstracts", "dataset:tldrs"}
     assert set(kinds[-3:]) == attaching
@@ -61,10 +62,24 @@ def test_explicit_source_must_match(tmp_path: Path) -> None:
     assert detect_file(work, "openalex").source == "openalex"
     with pytest.raises(UnknownFormat, match="OpenAlex work records, not Semantic Scholar"):
         detect_file(work, "s2")
-    with pytest.raises(UnknownFormat, match="not arXiv"):
-        detect_files([shared_path("semanticscholar", "graph_api")], "arxiv")
+    with pytest.raises(InvalidInput, match="not arXiv"):
+        plan([shared_path("semanticscholar", "graph_api")], "arxiv")
     with pytest.raises(ValueError, match="unknown source"):
         detect_file(work, "crossref")
+    with pytest.raises(InvalidInput, match="unknown source") as unknown:
+        plan([work], "crossref")
+    assert unknown.value.argument == "source"
+
+
+def test_a_named_source_takes_a_record_its_parser_recognises(tmp_path: Path) -> None:
+    """An OpenAlex work that also carries arXiv's snapshot fields: auto takes it for arXiv (tried
+    first); `weft load openalex` loads it as the work it also is."""
+    both = tmp_path / "both.json"
+    record = {"id": "https://openalex.org/W1", "authors": "", "categories": "", "versions": []}
+    both.write_text(json.dumps(record), encoding="utf-8")
+    assert (detect_file(both).source, detect_file(both).kind) == ("arxiv", "snapshot")
+    named = detect_file(both, "openalex")
+    assert (named.source, named.kind, named.build_rows) == ("openalex", "work", openalex.build_rows)
 
 
 def test_gzipped_and_plain_files_detect_alike(tmp_path: Path) -> None:
@@ -101,15 +116,18 @@ def test_unknown_files_are_refused_before_anything_is_written(
     shutil.copy(shared_path("openalex", "works", "single", "W2741809807.json"), good)
     with pytest.raises(UnknownFormat, match=message):
         detect_file(bad)
-    with pytest.raises(UnknownFormat) as refused:
-        detect_files([good, bad])
+    with pytest.raises(InvalidInput) as refused:
+        plan([good, bad])
     assert "nothing was written" in str(refused.value) and str(bad) in str(refused.value)
-    assert str(good) not in str(refused.value)
+    assert str(good) not in str(refused.value) and refused.value.argument == "path"
 
 
-def test_missing_path_is_an_error(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError):
-        detect_files([tmp_path / "nope.json"])
+def test_missing_path_or_no_data_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="no such file"):
+        plan([tmp_path / "nope.json"])
+    (tmp_path / "README.md").write_text("docs only\n", encoding="utf-8")
+    with pytest.raises(InvalidInput, match="no data files"):
+        plan([tmp_path])
 
 
 def test_classify_single_records() -> None:
@@ -131,15 +149,3 @@ def test_file_format_describes_itself() -> None:
     fmt = detect_file(shared_path("semanticscholar", "datasets_sample", "papers", "papers-sample.jsonl.gz"))
     assert isinstance(fmt, FileFormat)
     assert fmt.describe() == "Semantic Scholar dataset:papers (jsonl)"
-
-
-def test_run_hooks_detect_source_and_load_order() -> None:
-    from weft.loaders.detect import detect_source, load_order
-
-    paper = shared_path("semanticscholar", "graph_api", "Paper.json")
-    assert detect_source(paper, {"paperId": "x"}) == "s2"
-    assert detect_source(paper, {"DOI": "10.1/x"}) is None
-    assert load_order(paper, {"corpusid": 1, "abstract": "a", "openaccessinfo": {}}) == 1
-    assert load_order(paper, {"citingcorpusid": "1", "citedcorpusid": "2"}) == 1
-    assert load_order(paper, {"corpusid": 1, "title": "t", "externalids": {}}) == 0
-    assert load_order(paper, {"id": "0704.0001", "authors": "", "categories": "", "versions": []}) == 0
