@@ -94,10 +94,10 @@ def apply_claims(graph: MemoryGraph) -> None:
         f.sources -= moved
         f.claimed -= moved
         if not f.sources:
-            graph._drop_edge(("AUTHORED", src, paper))
+            graph.drop_edge(("AUTHORED", src, paper))
             if "scoped_key" in src.keys and not any(k[0] == "AUTHORED" and k[1] is src for k in src.edges):
                 for key in list(src.edges):
-                    graph._drop_edge(key)
+                    graph.drop_edge(key)
                 graph.deleted.add(id(src))
 
 
