@@ -2,8 +2,11 @@
 
 from typing import LiteralString
 
-# The paper answering the first matching key of $keys ([{property, value}], most specific first): node.
-PAPER_LOOKUP: LiteralString = """
+from weft.queries.read_researchers import METRICS_OF_WHO
+
+# The papers answering each key of $keys ([{property, value}], most specific first), with the key's rank:
+# rank, n. A fragment: PAPER_LOOKUP and PAPER_DETAILS continue it.
+_PAPERS_BY_KEYS: LiteralString = """
 UNWIND range(0, size($keys) - 1) AS rank
 WITH rank, $keys[rank] AS k
 CALL (k) {
@@ -16,8 +19,14 @@ CALL (k) {
   UNION MATCH (n:Paper) WHERE k.property = 'mag_id' AND n.mag_id IN [k.value, toString(k.value)] RETURN n
   UNION MATCH (n:Paper) WHERE k.property = 'pmid' AND n.pmid IN [k.value, toString(k.value)] RETURN n
 }
-RETURN n {.*} AS node ORDER BY rank LIMIT 1
 """
+
+# The paper answering the first matching key of $keys ([{property, value}], most specific first): node.
+PAPER_LOOKUP: LiteralString = (
+    _PAPERS_BY_KEYS
+    + """RETURN n {.*} AS node ORDER BY rank LIMIT 1
+"""
+)
 
 # The paper that kept $value among its `aliases` after a merge: node.
 PAPER_BY_ALIAS: LiteralString = """
@@ -138,3 +147,63 @@ CALL (k) {
 }
 RETURN k.id AS id, k.skip AS skip, k.end AS end, size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page
 """
+
+# A paper page in one round trip (issue 9): the paper answering the first key of $keys, and each part the
+# GraphQL selection asks for, read by a subquery that runs only when its parameter says so.
+# $want: {authors, affiliations, author_stats, categories} booleans (affiliations: the institutions each
+# authorship states; author_stats: each author's metrics); $cited_by: {sort, skip, end} and
+# $references: {skip, end}, or null when not asked. Each part reads what the DataLoader query of the same
+# name reads, in the same order: AUTHORSHIPS_OF_PAPERS, read_institutions.INSTITUTIONS_BY_IDS,
+# read_researchers.RESEARCHER_STATS, CATEGORIES_OF_PAPERS, CITED_BY_PAGES, REFERENCES_PAGES.
+# Returns node, authors [{researcher, authorship, institutions, metrics}], categories [{category, primary,
+# score}], cited_by {total, page}, references {total, page}; a part not asked is an empty value to ignore.
+PAPER_DETAILS: LiteralString = (
+    _PAPERS_BY_KEYS
+    + """WITH n AS p ORDER BY rank LIMIT 1
+OPTIONAL CALL (p) {
+  WITH p WHERE $want.authors
+  MATCH (p)<-[a:AUTHORED]-(r:Researcher)
+  OPTIONAL CALL (a) {
+    WITH a WHERE $want.affiliations
+    UNWIND coalesce(a.institution_ids, []) AS iid
+    MATCH (i:Institution {id: iid})
+    RETURN collect(i {.*}) AS institutions
+  }
+  OPTIONAL CALL (r) {
+    WITH r AS who WHERE $want.author_stats"""
+    + METRICS_OF_WHO
+    + """}
+  WITH r, a, institutions, paper_count, citation_count, h_index, i10_index
+  ORDER BY coalesce(a.rank, 999999), r.id
+  RETURN collect({researcher: r {.*}, authorship: a {.*}, institutions: institutions,
+                  metrics: {id: r.id, paper_count: paper_count, citation_count: citation_count, h_index: h_index,
+                            i10_index: i10_index}}) AS authors
+}
+OPTIONAL CALL (p) {
+  WITH p WHERE $want.categories
+  MATCH (p)-[e:IN_CATEGORY]->(c:Category)
+  WITH c, coalesce(e.primary, false) AS primary, e.score AS score
+  ORDER BY primary DESC, coalesce(score, 0.0) DESC, c.key
+  RETURN collect({category: c {.id, .key, .name, .scheme, .level}, primary: primary, score: score}) AS categories
+}
+OPTIONAL CALL (p) {
+  WITH p WHERE $cited_by IS NOT NULL
+  OPTIONAL MATCH (p)<-[:CITES]-(q:Paper)
+  WITH q ORDER BY
+    CASE WHEN $cited_by.sort = 'MOST_CITED' THEN coalesce(q.cited_by_count, 0) ELSE 0 END DESC,
+    CASE WHEN $cited_by.sort = 'NEWEST' THEN coalesce(q.publication_date, toString(q.year), '') ELSE '' END DESC,
+    CASE WHEN $cited_by.sort = 'OLDEST' THEN coalesce(q.publication_date, toString(q.year), '9999') ELSE '' END ASC,
+    q.id
+  WITH collect(q) AS found
+  RETURN {total: size(found), page: [x IN found[$cited_by.skip..$cited_by.end] | x {.*}]} AS cited_by
+}
+OPTIONAL CALL (p) {
+  WITH p WHERE $references IS NOT NULL
+  OPTIONAL MATCH (p)-[:CITES]->(q:Paper)
+  WITH q ORDER BY coalesce(q.cited_by_count, 0) DESC, q.id
+  WITH collect(q) AS found
+  RETURN {total: size(found), page: [x IN found[$references.skip..$references.end] | x {.*}]} AS references
+}
+RETURN p {.*} AS node, authors, categories, cited_by, references
+"""
+)

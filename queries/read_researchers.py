@@ -2,8 +2,9 @@
 
 from typing import LiteralString
 
-# The researcher answering the first matching key of $keys ([{property, value}]): node.
-RESEARCHER_LOOKUP: LiteralString = """
+# The researchers answering each key of $keys ([{property, value}]), with the key's rank: rank, n.
+# A fragment: RESEARCHER_LOOKUP and RESEARCHER_PROFILE continue it.
+_RESEARCHERS_BY_KEYS: LiteralString = """
 UNWIND range(0, size($keys) - 1) AS rank
 WITH rank, $keys[rank] AS k
 CALL (k) {
@@ -12,8 +13,14 @@ CALL (k) {
   UNION MATCH (n:Researcher) WHERE k.property = 'orcid' AND n.orcid = k.value RETURN n
   UNION MATCH (n:Researcher) WHERE k.property = 's2_id' AND n.s2_id IN [k.value, toInteger(k.value)] RETURN n
 }
-RETURN n {.*} AS node ORDER BY rank LIMIT 1
 """
+
+# The researcher answering the first matching key of $keys ([{property, value}]): node.
+RESEARCHER_LOOKUP: LiteralString = (
+    _RESEARCHERS_BY_KEYS
+    + """RETURN n {.*} AS node ORDER BY rank LIMIT 1
+"""
+)
 
 # The researcher that kept $value among its `aliases` after a merge: node.
 RESEARCHER_BY_ALIAS: LiteralString = """
@@ -25,22 +32,31 @@ RESEARCHERS_BY_IDS: LiteralString = """
 UNWIND $ids AS id MATCH (n:Researcher {id: id}) RETURN id, n {.*} AS node
 """
 
-# Paper-based metrics of many researchers (DataLoader): id, paper_count, citation_count, h_index, i10_index.
-RESEARCHER_STATS: LiteralString = """
-UNWIND $ids AS rid
-MATCH (r:Researcher {id: rid})
-CALL (r) {
-  OPTIONAL MATCH (r)-[:AUTHORED]->(p:Paper)
-  WITH p, CASE WHEN p IS NULL THEN null ELSE coalesce(p.cited_by_count, 0) END AS cites
+# Paper-based metrics of the researcher `who` (the body of a `CALL (who) { … }`; one row, also with no
+# papers): paper_count, citation_count, h_index, i10_index. A fragment, so the three queries reading
+# metrics (RESEARCHER_STATS, RESEARCHER_PROFILE, read_papers.PAPER_DETAILS) count them alike.
+METRICS_OF_WHO: LiteralString = """
+  OPTIONAL MATCH (who)-[:AUTHORED]->(metrics_paper:Paper)
+  WITH CASE WHEN metrics_paper IS NULL THEN null ELSE coalesce(metrics_paper.cited_by_count, 0) END AS cites
   ORDER BY cites DESC
   WITH collect(cites) AS counts
   RETURN size(counts) AS paper_count,
          reduce(total = 0, c IN counts | total + c) AS citation_count,
          size([k IN range(0, size(counts) - 1) WHERE counts[k] >= k + 1]) AS h_index,
          size([c IN counts WHERE c >= 10]) AS i10_index
-}
+"""
+
+# Paper-based metrics of many researchers (DataLoader): id, paper_count, citation_count, h_index, i10_index.
+RESEARCHER_STATS: LiteralString = (
+    """
+UNWIND $ids AS rid
+MATCH (who:Researcher {id: rid})
+CALL (who) {"""
+    + METRICS_OF_WHO
+    + """}
 RETURN rid AS id, paper_count, citation_count, h_index, i10_index
 """
+)
 
 # Author positions of many researchers over their papers whose author list is complete (DataLoader):
 # id, first, middle, last, matched_papers.
@@ -117,3 +133,104 @@ RETURN k.id AS id, k.min_weight AS min_weight, k.sort AS sort, k.skip AS skip, k
        [x IN found[k.skip..k.end] | {researcher: properties(x.researcher), weight: x.weight,
                                      first_year: x.first_year, last_year: x.last_year}] AS page
 """
+
+# A researcher's profile in one round trip (issue 9): the researcher answering the first key of $keys, and
+# each part the GraphQL selection asks for, read by a subquery that runs only when its parameter says so.
+# $want: {stats, positions, most_cited, institutions, same_name} booleans; $fields: {scheme, limit},
+# $papers: {year_from, year_to, sort, skip, end} and $coauthors: {min_weight, sort, skip, end, stats}, or
+# null when not asked. Each part reads what the DataLoader query of the same name reads, in the same order:
+# RESEARCHER_STATS, AUTHOR_POSITIONS, RESEARCHER_FIELDS, MOST_CITED_PAPER, RESEARCHER_INSTITUTIONS,
+# RESEARCHER_SAME_NAME, read_papers.RESEARCHER_PAPER_PAGES (no category filter) and COAUTHOR_PAGES (with
+# the metrics of the co-authors on the page when $coauthors.stats).
+# Returns node, stats, positions, fields, most_cited, institutions, same_name, papers {total, page},
+# coauthors {total, page, metrics}; a part not asked is an empty value to ignore.
+RESEARCHER_PROFILE: LiteralString = (
+    _RESEARCHERS_BY_KEYS
+    + """WITH n AS r ORDER BY rank LIMIT 1
+OPTIONAL CALL (r) {
+  WITH r AS who WHERE $want.stats"""
+    + METRICS_OF_WHO
+    + """}
+OPTIONAL CALL (r) {
+  WITH r WHERE $want.positions
+  OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper) WHERE NOT coalesce(p.is_authors_truncated, false)
+  WITH count(CASE WHEN a.position = 'first' THEN 1 END) AS first,
+       count(CASE WHEN a.position = 'middle' THEN 1 END) AS middle,
+       count(CASE WHEN a.position = 'last' THEN 1 END) AS last,
+       count(DISTINCT p) AS matched_papers
+  RETURN {first: first, middle: middle, last: last, matched_papers: matched_papers} AS positions
+}
+OPTIONAL CALL (r) {
+  WITH r WHERE $fields IS NOT NULL
+  MATCH (r)-[:AUTHORED]->(p:Paper)-[:IN_CATEGORY]->(c:Category {scheme: $fields.scheme})
+  WITH c, count(DISTINCT p) AS count ORDER BY count DESC, c.name, c.id
+  WITH collect({category: c {.id, .key, .name, .scheme, .level}, count: count}) AS found
+  RETURN found[0..coalesce($fields.limit, 0)] AS fields
+}
+OPTIONAL CALL (r) {
+  WITH r WHERE $want.most_cited
+  MATCH (r)-[:AUTHORED]->(p:Paper)
+  WITH p ORDER BY coalesce(p.cited_by_count, 0) DESC, coalesce(p.publication_date, '') DESC, p.id
+  WITH collect(p)[0] AS top
+  RETURN top {.*} AS most_cited
+}
+OPTIONAL CALL (r) {
+  WITH r WHERE $want.institutions
+  MATCH (r)-[af:AFFILIATED_WITH]->(i:Institution)
+  CALL (r, i) {
+    OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper) WHERE i.id IN coalesce(a.institution_ids, [])
+    RETURN count(DISTINCT p) AS paper_count
+  }
+  WITH i, af, paper_count ORDER BY coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
+  RETURN collect({institution: i {.*}, first_year: af.first_year, last_year: af.last_year,
+                  paper_count: paper_count}) AS institutions
+}
+OPTIONAL CALL (r) {
+  WITH r WHERE $want.same_name
+  MATCH (r)-[s:SAME_NAME_AS]-(o:Researcher)
+  WITH o, s ORDER BY o.name, o.id
+  RETURN collect({researcher: o {.*}, evidence: coalesce(s.evidence, [])}) AS same_name
+}
+OPTIONAL CALL (r) {
+  WITH r WHERE $papers IS NOT NULL
+  OPTIONAL MATCH (r)-[:AUTHORED]->(p:Paper)
+  WHERE ($papers.year_from IS NULL OR p.year >= $papers.year_from)
+    AND ($papers.year_to IS NULL OR p.year <= $papers.year_to)
+  WITH p ORDER BY
+    CASE WHEN $papers.sort = 'MOST_CITED' THEN coalesce(p.cited_by_count, 0) ELSE 0 END DESC,
+    CASE WHEN $papers.sort = 'NEWEST' THEN coalesce(p.publication_date, toString(p.year), '') ELSE '' END DESC,
+    CASE WHEN $papers.sort = 'OLDEST' THEN coalesce(p.publication_date, toString(p.year), '9999') ELSE '' END ASC,
+    CASE WHEN $papers.sort = 'MOST_CITED' THEN coalesce(p.publication_date, '') ELSE '' END DESC,
+    p.id
+  WITH collect(p) AS found
+  RETURN {total: size(found), page: [x IN found[$papers.skip..$papers.end] | x {.*}]} AS papers
+}
+OPTIONAL CALL (r) {
+  WITH r WHERE $coauthors IS NOT NULL
+  OPTIONAL MATCH (r)-[c:COAUTHORED_WITH]-(o:Researcher)
+  WHERE coalesce(c.weight, 0) >= $coauthors.min_weight
+  WITH o, c ORDER BY
+    CASE WHEN $coauthors.sort = 'RECENT' THEN coalesce(c.last_year, 0) ELSE 0 END DESC,
+    c.weight DESC, o.name, o.id
+  WITH collect(CASE WHEN o IS NULL THEN null ELSE
+    {researcher: o, weight: c.weight, first_year: c.first_year, last_year: c.last_year} END) AS found
+  WITH found, found[$coauthors.skip..$coauthors.end] AS shown
+  OPTIONAL CALL (shown) {
+    WITH shown WHERE $coauthors.stats
+    UNWIND shown AS x
+    WITH x.researcher AS who
+    CALL (who) {"""
+    + METRICS_OF_WHO
+    + """}
+    RETURN collect({id: who.id, paper_count: paper_count, citation_count: citation_count, h_index: h_index,
+                    i10_index: i10_index}) AS metrics
+  }
+  RETURN {total: size(found), metrics: metrics,
+          page: [x IN shown | {researcher: properties(x.researcher), weight: x.weight,
+                               first_year: x.first_year, last_year: x.last_year}]} AS coauthors
+}
+RETURN r {.*} AS node,
+       {paper_count: paper_count, citation_count: citation_count, h_index: h_index, i10_index: i10_index} AS stats,
+       positions, fields, most_cited, institutions, same_name, papers, coauthors
+"""
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from weft.graph.identity.lookup import parse_paper_id
 from weft.graph.reads.page import Page, Row, keys_param
@@ -128,3 +129,101 @@ async def references_pages(reader: GraphReader, keys: list[ReferencesKey]) -> di
     params = {"keys": [{"id": i, "skip": k, "end": k + n} for i, k, n in keys]}
     rows = await reader.rows(q.REFERENCES_PAGES, params, "listing references")
     return {(r["id"], r["skip"], r["end"] - r["skip"]): Page(r["page"], r["total"]) for r in rows}
+
+
+@dataclass(frozen=True)
+class CitedByPart:
+    """The page of citing papers a paper page folds."""
+
+    sort: str
+    skip: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class ReferencesPart:
+    """The page of cited papers a paper page folds."""
+
+    skip: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class PaperParts:
+    """Which parts of a paper page `paper_details` reads along with the paper (False/None: not read).
+
+    `affiliations` (the institutions each authorship states) and `author_stats` (each author's metrics)
+    are read only with `authors`.
+    """
+
+    authors: bool = False
+    affiliations: bool = False
+    author_stats: bool = False
+    categories: bool = False
+    cited_by: CitedByPart | None = None
+    references: ReferencesPart | None = None
+
+    def params(self) -> dict[str, Any]:
+        """The parameters of PAPER_DETAILS other than `$keys`."""
+        cited_by, references = self.cited_by, self.references
+        return {
+            "want": {
+                "authors": self.authors,
+                "affiliations": self.affiliations,
+                "author_stats": self.author_stats,
+                "categories": self.categories,
+            },
+            "cited_by": None
+            if cited_by is None
+            else {"sort": cited_by.sort, "skip": cited_by.skip, "end": cited_by.skip + cited_by.limit},
+            "references": None
+            if references is None
+            else {"skip": references.skip, "end": references.skip + references.limit},
+        }
+
+
+@dataclass(frozen=True)
+class PaperDetails:
+    """A paper and the parts of its page read with it, each shaped as its DataLoader query returns it.
+
+    `authorships` rows also hold `institutions` (the found institutions the authorship states) and
+    `metrics` (the author's); only the parts asked for in the `PaperParts` hold data.
+    """
+
+    node: Row
+    authorships: list[Row]
+    categories: list[Row]
+    cited_by: Page
+    references: Page
+
+
+async def paper_details(reader: GraphReader, raw_id: str, parts: PaperParts) -> PaperDetails | None:
+    """The paper for any accepted id form with the `parts` of its page, in one query; None if unknown.
+
+    A merged-away id (an alias) costs two more: the alias lookup, then the page by the current id.
+    """
+    keys = parse_paper_id(raw_id)
+    if not keys:
+        return None
+    params = parts.params()
+    row = await reader.one(q.PAPER_DETAILS, {"keys": keys_param(keys), **params}, "reading a paper")
+    if row is None and any(k.property == "alias" for k in keys):
+        alias = next(k.value for k in keys if k.property == "alias")
+        found = await reader.one(q.PAPER_BY_ALIAS, {"value": alias}, "looking up a paper alias")
+        if found is not None:
+            by_id = [{"property": "id", "value": found["node"]["id"]}]
+            row = await reader.one(q.PAPER_DETAILS, {"keys": by_id, **params}, "reading a paper")
+    if row is None:
+        return None
+    pid = row["node"]["id"]
+    authors: list[Row] = row["authors"] or []
+    categories: list[Row] = row["categories"] or []
+    cited_by: Row = row["cited_by"] or {}
+    references: Row = row["references"] or {}
+    return PaperDetails(
+        node=row["node"],
+        authorships=[{"paper_id": pid, **a} for a in authors],
+        categories=[{"paper_id": pid, **c} for c in categories],
+        cited_by=Page(cited_by.get("page") or [], cited_by.get("total") or 0),
+        references=Page(references.get("page") or [], references.get("total") or 0),
+    )

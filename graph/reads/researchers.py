@@ -1,6 +1,9 @@
-"""Researcher reads: lookup by any id form, batched metrics, profile aggregates, co-author pages."""
+"""Researcher reads: lookup by any id form, the folded profile, batched metrics, profile aggregates, co-author pages."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from weft.graph.identity.lookup import parse_researcher_id
 from weft.graph.reads.page import Page, Row, keys_param
@@ -79,3 +82,128 @@ async def coauthor_pages(reader: GraphReader, keys: list[CoauthorPageKey]) -> di
         (r["id"], r["min_weight"], r["sort"], r["skip"], r["end"] - r["skip"]): Page(r["page"], r["total"])
         for r in rows
     }
+
+
+@dataclass(frozen=True)
+class PapersPart:
+    """The page of a researcher's papers a profile folds (no category filter): sort, window, years."""
+
+    sort: str
+    skip: int
+    limit: int
+    year_from: int | None = None
+    year_to: int | None = None
+
+
+@dataclass(frozen=True)
+class CoauthorsPart:
+    """The page of co-authors a profile folds; `stats`: with the metrics of the co-authors on it."""
+
+    min_weight: int
+    sort: str
+    skip: int
+    limit: int
+    stats: bool = False
+
+
+@dataclass(frozen=True)
+class ProfileParts:
+    """Which parts of a profile `researcher_profile` reads along with the researcher (False/None: not read)."""
+
+    stats: bool = False
+    positions: bool = False
+    most_cited: bool = False
+    institutions: bool = False
+    same_name: bool = False
+    fields: tuple[str, int] | None = None
+    """(scheme, limit) of the categories counted over the researcher's papers."""
+    papers: PapersPart | None = None
+    coauthors: CoauthorsPart | None = None
+
+    def params(self) -> dict[str, Any]:
+        """The parameters of RESEARCHER_PROFILE other than `$keys`."""
+        papers, coauthors = self.papers, self.coauthors
+        return {
+            "want": {
+                "stats": self.stats,
+                "positions": self.positions,
+                "most_cited": self.most_cited,
+                "institutions": self.institutions,
+                "same_name": self.same_name,
+            },
+            "fields": {"scheme": self.fields[0], "limit": self.fields[1]} if self.fields else None,
+            "papers": None
+            if papers is None
+            else {
+                "sort": papers.sort,
+                "skip": papers.skip,
+                "end": papers.skip + papers.limit,
+                "year_from": papers.year_from,
+                "year_to": papers.year_to,
+            },
+            "coauthors": None
+            if coauthors is None
+            else {
+                "min_weight": coauthors.min_weight,
+                "sort": coauthors.sort,
+                "skip": coauthors.skip,
+                "end": coauthors.skip + coauthors.limit,
+                "stats": coauthors.stats,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A researcher and the parts of its profile read with it, each shaped as its DataLoader query returns it.
+
+    Only the parts asked for in the `ProfileParts` hold data; the others are empty.
+    """
+
+    node: Row
+    stats: Row
+    positions: Row
+    fields: list[Row]
+    most_cited: Row | None
+    institutions: list[Row]
+    same_name: list[Row]
+    papers: Page
+    coauthors: Page
+    coauthor_stats: list[Row]
+
+
+async def researcher_profile(reader: GraphReader, raw_id: str, parts: ProfileParts) -> Profile | None:
+    """The researcher for any accepted id form with the `parts` of its profile, in one query; None if unknown.
+
+    A merged-away id (an alias) costs two more: the alias lookup, then the profile by the current id.
+    """
+    keys = parse_researcher_id(raw_id)
+    if not keys:
+        return None
+    params = parts.params()
+    row = await reader.one(q.RESEARCHER_PROFILE, {"keys": keys_param(keys), **params}, "reading a researcher")
+    if row is None and any(k.property == "alias" for k in keys):
+        alias = next(k.value for k in keys if k.property == "alias")
+        found = await reader.one(q.RESEARCHER_BY_ALIAS, {"value": alias}, "looking up a researcher alias")
+        if found is not None:
+            by_id = [{"property": "id", "value": found["node"]["id"]}]
+            row = await reader.one(q.RESEARCHER_PROFILE, {"keys": by_id, **params}, "reading a researcher")
+    if row is None:
+        return None
+    rid = row["node"]["id"]
+    institutions: list[Row] = row["institutions"] or []
+    same_name: list[Row] = row["same_name"] or []
+    papers: Row = row["papers"] or {}
+    coauthors: Row = row["coauthors"] or {}
+    return Profile(
+        node=row["node"],
+        stats={"id": rid, **row["stats"]},
+        positions={"id": rid, **(row["positions"] or {})},
+        fields=row["fields"] or [],
+        most_cited=row["most_cited"],
+        institutions=[{"id": rid, **x} for x in institutions],
+        same_name=[{"id": rid, **x} for x in same_name],
+        papers=Page(papers.get("page") or [], papers.get("total") or 0),
+        coauthors=Page(coauthors.get("page") or [], coauthors.get("total") or 0),
+        coauthor_stats=coauthors.get("metrics") or [],
+    )

@@ -8,11 +8,12 @@ import strawberry
 
 from weft.graph.reads import papers
 from weft.schema.context import Info
+from weft.schema.support import prefetch
 from weft.schema.support.connection import After, Connection, First, connection
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import paper_filter
 from weft.schema.support.paging import window
-from weft.schema.types.paper import Paper
+from weft.schema.types.paper import Paper, fold_paper, prime_paper
 from weft.schema.types.paper_filter_input import PaperFilterInput
 
 
@@ -25,8 +26,15 @@ class PaperQuery:
     async def paper(
         self, info: Info, id: Annotated[str, strawberry.argument(description="Any accepted paper id.")]
     ) -> Paper | None:
-        found = await papers.find_paper(info.context.reader, id)
-        return Paper.from_record(found) if found else None
+        if not prefetch.FOLDING:
+            found = await papers.find_paper(info.context.reader, id)
+            return Paper.from_record(found) if found else None
+        parts = fold_paper(prefetch.Selection.of(info))
+        details = await papers.paper_details(info.context.reader, id, parts)
+        if details is None:
+            return None
+        prime_paper(info.context.data, parts, details)
+        return Paper.from_record(details.node)
 
     @strawberry.field(description="Papers by `citedByCount`, highest first, optionally narrowed down.")
     async def most_cited(

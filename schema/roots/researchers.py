@@ -1,4 +1,4 @@
-"""Root field for researchers: one researcher by any id."""
+"""Root field for researchers: one researcher by any id, its profile read in one query (folded)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import strawberry
 
 from weft.graph.reads import researchers
 from weft.schema.context import Info
-from weft.schema.types.researcher import Researcher
+from weft.schema.support import prefetch
+from weft.schema.types.researcher import Researcher, fold_profile, prime_profile
 
 
 @strawberry.type
@@ -20,5 +21,12 @@ class ResearcherQuery:
     async def researcher(
         self, info: Info, id: Annotated[str, strawberry.argument(description="Any accepted researcher id.")]
     ) -> Researcher | None:
-        found = await researchers.find_researcher(info.context.reader, id)
-        return Researcher.from_record(found) if found else None
+        if not prefetch.FOLDING:
+            found = await researchers.find_researcher(info.context.reader, id)
+            return Researcher.from_record(found) if found else None
+        parts = fold_profile(prefetch.Selection.of(info))
+        profile = await researchers.researcher_profile(info.context.reader, id, parts)
+        if profile is None:
+            return None
+        prime_profile(info.context.data, parts, profile)
+        return Researcher.from_record(profile.node)

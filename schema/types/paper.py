@@ -1,4 +1,9 @@
-"""The Paper type: everything a paper page shows."""
+"""The Paper type: everything a paper page shows, and how `paper(id:)` folds it.
+
+`fold_paper` reads which parts of a page a `paper(id:)` query asks, so that one PAPER_DETAILS query reads
+them with the paper; `prime_paper` hands what it read to the DataLoaders, under the keys the field
+resolvers below load with. See schema/support/prefetch.py.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +11,19 @@ from typing import Annotated, Any
 
 import strawberry
 
+from weft.graph.reads.papers import CitedByPart, PaperDetails, PaperParts, ReferencesPart
 from weft.schema.context import Info
 from weft.schema.support.connection import After, Connection, First, connection
+from weft.schema.support.dataloaders import Loaders
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.paging import window
+from weft.schema.support.prefetch import Selection, prime
 from weft.schema.support.values import Identity, SourceCount, source_counts
 from weft.schema.types.authorship import Authorship
 from weft.schema.types.entity import Entity, resolve_ids
 from weft.schema.types.paper_category import PaperCategory
 from weft.schema.types.paper_version import PaperVersion
+from weft.schema.types.researcher import STATS_FIELDS, connection_window, enum_name
 
 
 @strawberry.type(description="A scholarly work (one node per real paper, whatever source described it).")
@@ -144,3 +153,50 @@ class Paper(Entity):
         page = window(first, after)
         found = await info.context.data.references.load((self.id, page.skip, page.limit))
         return connection(found, page, Paper.from_record)
+
+
+def fold_paper(sel: Selection) -> PaperParts:
+    """The parts of a paper page the selection of `paper(id:)` asks that PAPER_DETAILS reads with it.
+
+    Folded: authors (with the institutions they state and their metrics, when asked), every category (the
+    `scheme` argument filters afterwards), and the first `citedBy` and `references` pages.
+    """
+    authors = sel.first("authors")
+    author_sel = authors.selection if authors is not None else Selection()
+    cited_by = sel.first("citedBy")
+    cited_window = connection_window(cited_by) if cited_by is not None else None
+    references = sel.first("references")
+    references_window = connection_window(references) if references is not None else None
+    return PaperParts(
+        authors=authors is not None,
+        affiliations=author_sel.asks("affiliations"),
+        author_stats=author_sel.at("researcher").asks(*STATS_FIELDS),
+        categories=sel.asks("categories"),
+        cited_by=CitedByPart(enum_name(cited_by.args["sort"]), cited_window.skip, cited_window.limit)
+        if cited_by is not None and cited_window is not None
+        else None,
+        references=ReferencesPart(references_window.skip, references_window.limit)
+        if references_window is not None
+        else None,
+    )
+
+
+def prime_paper(data: Loaders, parts: PaperParts, details: PaperDetails) -> None:
+    """Each part `details` read for `parts`, put in the DataLoader its field resolver loads from."""
+    pid = details.node["id"]
+    if parts.authors:
+        rows = details.authorships
+        prime(data.authorships, pid, [{k: r[k] for k in ("paper_id", "researcher", "authorship")} for r in rows])
+        for r in rows:
+            if parts.affiliations:
+                found = {i["id"]: i for i in r["institutions"] or []}
+                for iid in r["authorship"].get("institution_ids") or []:
+                    prime(data.institution, iid, found.get(iid))
+            if parts.author_stats:
+                prime(data.researcher_stats, r["researcher"]["id"], r["metrics"])
+    if parts.categories:
+        prime(data.categories, pid, details.categories)
+    if (c := parts.cited_by) is not None:
+        prime(data.cited_by, (pid, c.sort, c.skip, c.limit), details.cited_by)
+    if (f := parts.references) is not None:
+        prime(data.references, (pid, f.skip, f.limit), details.references)

@@ -1,16 +1,27 @@
-"""The Researcher type: everything a researcher's profile page shows."""
+"""The Researcher type: everything a researcher's profile page shows, and how `researcher(id:)` folds it.
+
+`fold_profile` reads which profile fields a `researcher(id:)` query asks, so that one RESEARCHER_PROFILE
+query reads them with the researcher; `prime_profile` hands what it read to the DataLoaders, under the keys
+the field resolvers below load with (`_papers_key`, `_coauthors_key`, …). See schema/support/prefetch.py.
+"""
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Annotated, Any
 
 import strawberry
 
+from weft.graph.errors import InvalidInput
+from weft.graph.reads.papers import ResearcherPageKey
+from weft.graph.reads.researchers import CoauthorPageKey, CoauthorsPart, PapersPart, Profile, ProfileParts
 from weft.schema.context import Info
 from weft.schema.support.connection import After, Connection, First, connection
+from weft.schema.support.dataloaders import Loaders
 from weft.schema.support.enums import CoauthorSort, PaperSort
 from weft.schema.support.filters import category_ids
-from weft.schema.support.paging import check_range, window
+from weft.schema.support.paging import Window, check_range, window
+from weft.schema.support.prefetch import AskedField, Selection, prime
 from weft.schema.support.values import Identity, SourceCount, source_counts
 from weft.schema.types.affiliation import Affiliation
 from weft.schema.types.author_positions import AuthorPositions
@@ -160,15 +171,7 @@ class Researcher(NamedEntity):
 
         page = window(first, after)
         categories = await category_ids(info, category)
-        key = (
-            self.id,
-            tuple(categories) if categories is not None else None,
-            year_from,
-            year_to,
-            sort.name,
-            page.skip,
-            page.limit,
-        )
+        key = _papers_key(self.id, categories, year_from, year_to, sort.name, page)
         found = await info.context.data.researcher_papers.load(key)
         return connection(found, page, Paper.from_record)
 
@@ -187,5 +190,108 @@ class Researcher(NamedEntity):
     ) -> Connection[Coauthor]:
         page = window(first, after)
         check_range("minWeight", min_weight, 1, 1_000_000)
-        found = await info.context.data.coauthors.load((self.id, min_weight, sort.name, page.skip, page.limit))
+        found = await info.context.data.coauthors.load(_coauthors_key(self.id, min_weight, sort.name, page))
         return connection(found, page, Coauthor.from_record)
+
+
+def _papers_key(
+    rid: str, categories: list[str] | None, year_from: int | None, year_to: int | None, sort: str, page: Window
+) -> ResearcherPageKey:
+    """The `researcher_papers` DataLoader key of one `papers` page."""
+    cats = tuple(categories) if categories is not None else None
+    return (rid, cats, year_from, year_to, sort, page.skip, page.limit)
+
+
+def _coauthors_key(rid: str, min_weight: int, sort: str, page: Window) -> CoauthorPageKey:
+    """The `coauthors` DataLoader key of one `coauthors` page."""
+    return (rid, min_weight, sort, page.skip, page.limit)
+
+
+STATS_FIELDS = ("paperCount", "citationCount", "hIndex", "i10Index")
+"""The Researcher fields answered from its paper metrics (the `researcher_stats` DataLoader)."""
+
+
+def enum_name(value: Any) -> str:
+    """An enum argument's name (GraphQL gives enum members; a plain string stays itself)."""
+    return value.name if isinstance(value, Enum) else str(value)
+
+
+def connection_window(asked: AskedField) -> Window | None:
+    """The page a connection field asks for, or None when its `first`/`after` are invalid (not folded)."""
+    try:
+        return window(asked.args["first"], asked.args["after"])
+    except InvalidInput:
+        return None
+
+
+def _fold_fields(asked: AskedField | None) -> tuple[str, int] | None:
+    if asked is None or not 0 <= asked.args["first"] <= 100:
+        return None
+    return (asked.args["scheme"], asked.args["first"])
+
+
+def _fold_papers(asked: AskedField | None) -> PapersPart | None:
+    if asked is None or asked.args["category"] is not None:  # a category is looked up first: not folded
+        return None
+    page = connection_window(asked)
+    if page is None:
+        return None
+    args = asked.args
+    return PapersPart(enum_name(args["sort"]), page.skip, page.limit, args["yearFrom"], args["yearTo"])
+
+
+def _fold_coauthors(asked: AskedField | None) -> CoauthorsPart | None:
+    if asked is None or not 1 <= asked.args["minWeight"] <= 1_000_000:
+        return None
+    page = connection_window(asked)
+    if page is None:
+        return None
+    stats = asked.selection.at("edges", "node", "researcher").asks(*STATS_FIELDS)
+    return CoauthorsPart(asked.args["minWeight"], enum_name(asked.args["sort"]), page.skip, page.limit, stats)
+
+
+def fold_profile(sel: Selection) -> ProfileParts:
+    """The parts of a profile the selection of `researcher(id:)` asks that RESEARCHER_PROFILE reads with it.
+
+    Folded: the metrics, authorPositions, mostCitedPaper, institutions, sameName, the first `fields`, the
+    first `papers` without a category, and the first `coauthors` (with its co-authors' metrics when asked).
+    """
+    return ProfileParts(
+        stats=sel.asks(*STATS_FIELDS),
+        positions=sel.asks("authorPositions"),
+        most_cited=sel.asks("mostCitedPaper"),
+        institutions=sel.asks("institutions"),
+        same_name=sel.asks("sameName"),
+        fields=_fold_fields(sel.first("fields")),
+        papers=_fold_papers(sel.first("papers")),
+        coauthors=_fold_coauthors(sel.first("coauthors")),
+    )
+
+
+def prime_profile(data: Loaders, parts: ProfileParts, profile: Profile) -> None:
+    """Each part `profile` read for `parts`, put in the DataLoader its field resolver loads from."""
+    rid = profile.node["id"]
+    if parts.stats:
+        prime(data.researcher_stats, rid, profile.stats)
+    if parts.positions:
+        prime(data.author_positions, rid, profile.positions)
+    if parts.most_cited:
+        prime(data.most_cited_paper, rid, profile.most_cited)
+    if parts.institutions:
+        prime(data.affiliations, rid, profile.institutions)
+    if parts.same_name:
+        prime(data.same_name, rid, profile.same_name)
+    if parts.fields is not None:
+        scheme, limit = parts.fields
+        prime(data.fields, (rid, scheme, limit), profile.fields)
+    if (p := parts.papers) is not None:
+        prime(
+            data.researcher_papers,
+            _papers_key(rid, None, p.year_from, p.year_to, p.sort, Window(p.skip, p.limit)),
+            profile.papers,
+        )
+    if (c := parts.coauthors) is not None:
+        prime(data.coauthors, _coauthors_key(rid, c.min_weight, c.sort, Window(c.skip, c.limit)), profile.coauthors)
+        if c.stats:
+            for row in profile.coauthor_stats:
+                prime(data.researcher_stats, row["id"], row)

@@ -1,0 +1,173 @@
+"""Folding a root field into one Cypher round trip: read the selection, run one constant query, prime DataLoaders.
+
+Issue 9: `researcher(id:)`, `paper(id:)` and `institution(id:)` should each cost one Cypher query, as the
+Neo4j GraphQL Library's root fields do, without ever building Cypher from the request. So the selection is
+compiled into *parameters* of one constant query in `queries/`: a boolean or a map per foldable field (its
+subquery runs only `WHERE $want.stats` / `WHERE $papers IS NOT NULL`), each connection's window, sort and
+filters passed as values.
+
+How a root resolver folds (see `schema/roots/researchers.py` and `schema/types/researcher.py`):
+
+1. `sel = Selection.of(info)` is what the query asks of the object the root field returns, through
+   fragments, inline fragments and `@skip`/`@include`; each field comes with its arguments as the
+   resolver receives them (defaults applied, enums as members, GraphQL names such as `yearFrom`).
+   `sel.first("papers")` is the first field asked under that name whatever its alias (None when not
+   asked), `sel.asks("hIndex", "paperCount")` whether any of them is asked, and
+   `field.selection.at("edges", "node")` what that field asks further down.
+2. Fold the *first* occurrence of each field into the query's parameters; leave out any field whose
+   arguments are invalid (its resolver raises the error, as before) or not worth folding.
+3. Run the one query, then `prime(loader, key, value)` each folded part under exactly the key its field
+   resolver loads with, in the shape that loader's batch function returns.
+
+Field resolvers keep their DataLoader path unchanged: one whose arguments were folded finds its key
+primed and runs no query; any other (a second alias with other arguments, a filter not folded, a nested
+object the root did not fold) misses the cache and loads through its DataLoader as before, batched. So
+folding changes how many round trips a request takes, never an answer. `FOLDING` (environment
+`WEFT_FOLD=0` turns it off) lets tests and benchmarks compare both paths.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from graphql import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLIncludeDirective,
+    GraphQLNamedType,
+    GraphQLObjectType,
+    GraphQLSchema,
+    GraphQLSkipDirective,
+    InlineFragmentNode,
+    SelectionSetNode,
+    get_named_type,
+    is_abstract_type,
+)
+from graphql.execution.values import VariableValues, get_argument_values, get_directive_values
+from strawberry.dataloader import DataLoader
+
+from weft.schema.context import Info
+
+FOLDING = os.environ.get("WEFT_FOLD", "1") != "0"
+"""Whether root fields fold their selection (False: every field loads through its DataLoader, as before)."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class AskedField:
+    """One field the query asks (one response key): its name, alias, arguments and what it asks in turn."""
+
+    name: str
+    key: str
+    args: dict[str, Any]
+    selection: Selection
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The fields asked of one object, in query order, one per response key (same-key fields merged)."""
+
+    fields: list[AskedField] = field(default_factory=lambda: list[AskedField]())
+
+    @classmethod
+    def of(cls, info: Info) -> Selection:
+        """What the current field's query asks of the object it returns (empty for abstract types)."""
+        raw = info._raw_info
+        # Strawberry's executor hands resolvers the plain coerced dict, graphql-core's its VariableValues.
+        coerced: Any = getattr(raw.variable_values, "coerced", raw.variable_values)
+        walk = _Walk(raw.schema, raw.fragments, VariableValues(sources={}, coerced=dict(coerced)))
+        sets = [n.selection_set for n in raw.field_nodes if n.selection_set is not None]
+        return walk.selection(get_named_type(raw.return_type), sets)
+
+    def all(self, name: str) -> list[AskedField]:
+        """Every field asked under `name` (one per alias), in query order."""
+        return [f for f in self.fields if f.name == name]
+
+    def first(self, name: str) -> AskedField | None:
+        """The first field asked under `name`, whatever its alias; None when not asked."""
+        return next((f for f in self.fields if f.name == name), None)
+
+    def asks(self, *names: str) -> bool:
+        """True when any of `names` is asked."""
+        return any(f.name in names for f in self.fields)
+
+    def at(self, *path: str) -> Selection:
+        """What the first field of each name along `path` asks (empty when one of them is not asked)."""
+        here = self
+        for name in path:
+            found = here.first(name)
+            if found is None:
+                return Selection()
+            here = found.selection
+        return here
+
+
+@dataclass
+class _Walk:
+    """Collects selections like graphql-core's executor does: fragments flattened, @skip/@include applied."""
+
+    schema: GraphQLSchema
+    fragments: dict[str, FragmentDefinitionNode]
+    variables: VariableValues
+
+    def selection(self, of: GraphQLNamedType | None, sets: list[SelectionSetNode]) -> Selection:
+        if not isinstance(of, GraphQLObjectType):
+            return Selection()
+        grouped: dict[str, list[FieldNode]] = {}
+        for s in sets:
+            self._collect(of, s, grouped, set())
+        fields: list[AskedField] = []
+        for key, nodes in grouped.items():
+            name = nodes[0].name.value
+            definition = of.fields.get(name)
+            if definition is None:  # __typename
+                fields.append(AskedField(name, key, {}, Selection()))
+                continue
+            args = get_argument_values(definition, nodes[0], self.variables)
+            subsets = [n.selection_set for n in nodes if n.selection_set is not None]
+            fields.append(AskedField(name, key, args, self.selection(get_named_type(definition.type), subsets)))
+        return Selection(fields)
+
+    def _collect(
+        self, of: GraphQLObjectType, s: SelectionSetNode, out: dict[str, list[FieldNode]], seen: set[str]
+    ) -> None:
+        for node in s.selections:
+            if not self._included(node):
+                continue
+            if isinstance(node, FieldNode):
+                out.setdefault(node.alias.value if node.alias else node.name.value, []).append(node)
+            elif isinstance(node, InlineFragmentNode):
+                condition = node.type_condition.name.value if node.type_condition else None
+                if self._applies(of, condition):
+                    self._collect(of, node.selection_set, out, seen)
+            elif isinstance(node, FragmentSpreadNode):
+                name = node.name.value
+                fragment = self.fragments.get(name)
+                if name in seen or fragment is None:
+                    continue
+                seen.add(name)
+                if self._applies(of, fragment.type_condition.name.value):
+                    self._collect(of, fragment.selection_set, out, seen)
+
+    def _included(self, node: FieldNode | InlineFragmentNode | FragmentSpreadNode | Any) -> bool:
+        skip = get_directive_values(GraphQLSkipDirective, node, self.variables)
+        if skip is not None and skip.get("if") is True:
+            return False
+        include = get_directive_values(GraphQLIncludeDirective, node, self.variables)
+        return not (include is not None and include.get("if") is False)
+
+    def _applies(self, of: GraphQLObjectType, condition: str | None) -> bool:
+        if condition is None or condition == of.name:
+            return True
+        wanted = self.schema.get_type(condition)
+        return is_abstract_type(wanted) and self.schema.is_sub_type(wanted, of)  # type: ignore[arg-type]
+
+
+def prime(loader: DataLoader[K, V], key: K, value: V) -> None:
+    """Put a folded value in this request's DataLoader cache under the key its field resolver loads."""
+    loader.prime(key, value)
