@@ -13,7 +13,7 @@ from weft.schema.roots.researchers import ResearcherQuery
 from weft.schema.roots.search import SearchQuery
 from weft.schema.roots.service import ServiceQuery
 from weft.schema.support.errors import CodedErrors, log_errors
-from weft.schema.support.limits import limit_extensions
+from weft.schema.support.limits import PreparedDocuments
 
 
 @strawberry.type(description="Papers, researchers, institutions, rankings, search and collaboration networks.")
@@ -29,8 +29,8 @@ class WeftSchema(strawberry.Schema):
 
 
 def build_schema() -> strawberry.Schema:
-    """The executable schema with its limits (checked before execution) and coded errors."""
-    return WeftSchema(query=Query, extensions=[*limit_extensions(), CodedErrors])
+    """The executable schema with its limits (checked before execution, once per query text) and coded errors."""
+    return WeftSchema(query=Query, extensions=[PreparedDocuments().extension, CodedErrors])
 
 
 def export_sdl() -> str:

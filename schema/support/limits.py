@@ -4,14 +4,20 @@ The cost of a query is the number of objects it could return: every field costs 
 `first` argument multiplies the cost of what it selects by `first` (its default when not a literal,
 100 when a variable), other list fields by `LIST_FACTOR`
 (a connection's `edges` excepted: its `first` already counts). Introspection fields are free.
+
+Parsing and validation (the limits included) depend on the query text alone, so `PreparedDocuments`
+keeps each valid text's document (bounded LRU, one per process): a repeated query is parsed and
+depth-, alias- and cost-checked once, not per request.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Iterator
 from typing import Any
 
 from graphql import (
+    DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
@@ -29,13 +35,8 @@ from graphql import (
     ValidationRule,
     get_named_type,
 )
-from strawberry.extensions import (
-    AddValidationRules,
-    MaxAliasesLimiter,
-    MaxTokensLimiter,
-    QueryDepthLimiter,
-    SchemaExtension,
-)
+from graphql.validation import ASTValidationRule
+from strawberry.extensions import SchemaExtension, max_aliases, query_depth_limiter
 
 from weft.schema.support.paging import MAX_FIRST
 
@@ -44,6 +45,8 @@ MAX_ALIASES = 30
 MAX_TOKENS = 2000
 MAX_COST = 50_000
 LIST_FACTOR = 10
+# Tokens of valid documents a process keeps parsed (PreparedDocuments): about 20 MB at most.
+PREPARED_TOKENS = 50_000
 
 
 def _unwrap(type_: Any) -> tuple[Any, bool]:
@@ -134,11 +137,79 @@ class CostLimitRule(ValidationRule):
                     )
 
 
-def limit_extensions() -> list[Callable[[], SchemaExtension]]:
-    """Factories of the schema extensions enforcing every limit (all run during parsing or validation)."""
-    return [
-        lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
-        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
-        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
-        lambda: AddValidationRules([CostLimitRule]),
-    ]
+# Strawberry's depth and alias rules, built once (its limiter extensions build a new rule class per request).
+DepthLimitRule = query_depth_limiter.create_validator(MAX_DEPTH, None)
+AliasLimitRule = max_aliases.create_validator(MAX_ALIASES)
+LIMIT_RULES: tuple[type[ASTValidationRule], ...] = (DepthLimitRule, AliasLimitRule, CostLimitRule)
+
+
+class PreparedDocuments:
+    """Documents that passed validation (every limit included), by query text: least recently used go first.
+
+    Bounded by their tokens (a 2,000-token document holds about 0.8 MB). Only valid documents are kept,
+    so refused texts are refused afresh each time and no error keeps a document alive.
+    """
+
+    def __init__(self, max_tokens: int = PREPARED_TOKENS) -> None:
+        self.max_tokens = max_tokens
+        self.tokens = 0
+        self.documents: OrderedDict[str, DocumentNode] = OrderedDict()
+
+    def get(self, text: str) -> DocumentNode | None:
+        document = self.documents.get(text)
+        if document is not None:
+            self.documents.move_to_end(text)
+        return document
+
+    def put(self, text: str, document: DocumentNode) -> None:
+        if text in self.documents:
+            return
+        self.documents[text] = document
+        self.tokens += _tokens(document)
+        while self.tokens > self.max_tokens and self.documents:
+            self.tokens -= _tokens(self.documents.popitem(last=False)[1])
+
+    def extension(self) -> SchemaExtension:
+        """The per-request extension that applies the limits, reading and filling this cache."""
+        return Limits(self)
+
+
+def _tokens(document: DocumentNode) -> int:
+    return max(getattr(document, "token_count", 0), 1)
+
+
+class Limits(SchemaExtension):
+    """Every limit (tokens while parsing; depth, aliases and cost while validating), each valid text checked once.
+
+    Strawberry parses and validates only when the document or the errors are still unset: a known valid
+    text gets its document before parsing and no errors before validating, so both steps are skipped.
+    """
+
+    def __init__(self, prepared: PreparedDocuments) -> None:
+        self.prepared = prepared
+        self.known_valid = False
+
+    def on_operation(self) -> Iterator[None]:
+        context = self.execution_context
+        context.parse_options["max_tokens"] = MAX_TOKENS
+        context.validation_rules = (*context.validation_rules, *LIMIT_RULES)
+        yield
+
+    def on_parse(self) -> Iterator[None]:
+        context = self.execution_context
+        if context.query is not None and context.graphql_document is None:
+            document = self.prepared.get(context.query)
+            if document is not None:
+                context.graphql_document = document
+                self.known_valid = True
+        yield
+
+    def on_validate(self) -> Iterator[None]:
+        context = self.execution_context
+        if self.known_valid:
+            context.pre_execution_errors = []
+            yield
+            return
+        yield
+        if context.pre_execution_errors == [] and context.query is not None and context.graphql_document is not None:
+            self.prepared.put(context.query, context.graphql_document)
