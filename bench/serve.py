@@ -146,12 +146,16 @@ def _stop(server: Server) -> None:
 
 
 @contextmanager
-def weft_server(uri: str, port: int, url: str | None, log: Path) -> Iterator[Server]:
-    """`weft serve` on 127.0.0.1:port against `uri` (fresh process, so a fresh network cache)."""
+def weft_server(uri: str, port: int, url: str | None, log: Path, code: Path | None = None) -> Iterator[Server]:
+    """`weft serve` on 127.0.0.1:port against `uri` (fresh process, so a fresh network cache); with
+    `code`, the `weft` package found there (a snapshot: CODE/weft/{graph,schema,server,...}) is served
+    instead of the working tree's, which other people may be changing."""
     if url:
         yield Server("weft", url)
         return
     env = dict(os.environ, NEO4J_URI=uri)
+    if code is not None:
+        env["PYTHONPATH"] = str(code)  # the regular package there wins over the editable install's finder
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [str(WEFT_BIN), "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
@@ -258,6 +262,7 @@ class Http:
         self.timeout = timeout
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         self.last_used = 0.0
+        self.cypher_queries: str | None = None  # Weft's x-weft-cypher-queries of the last response
 
     def post(self, query: str, variables: dict[str, Any]) -> tuple[float, bytes | None, str | None]:
         """(seconds to the last body byte, body, error): error on a transport failure or non-200."""
@@ -277,6 +282,7 @@ class Http:
             return time.perf_counter() - began, None, f"{type(exc).__name__}: {exc}"
         elapsed = time.perf_counter() - began
         self.last_used = time.monotonic()
+        self.cypher_queries = response.getheader("x-weft-cypher-queries")
         if response.status != 200:
             return elapsed, data, f"HTTP {response.status}"
         return elapsed, data, None
@@ -532,9 +538,11 @@ def run_check(contenders: Contenders, ids: Ids) -> list[dict[str, Any]]:
         problems = []
         empty = 0
         compared = 0
+        queries = []
         for k in range(max(1, len(shape.ids))):
             try:
                 _, weft = by_name["weft"].call(k)
+                queries.append(contenders.weft.cypher_queries or "?")
             except RequestFailed as exc:
                 problems.append(f"{shape.ids[k] if shape.ids else '-'}: Weft failed after {exc.seconds:.1f}s: {exc}")
                 continue
@@ -546,7 +554,16 @@ def run_check(contenders: Contenders, ids: Ids) -> list[dict[str, Any]]:
             if difference:
                 problems.append(f"{shape.ids[k] if shape.ids else '-'}: {difference}")
         n = max(1, len(shape.ids))
-        rows.append({"shape": shape.name, "ids": n, "values": compared, "null answers": empty, "problems": problems})
+        rows.append(
+            {
+                "shape": shape.name,
+                "ids": n,
+                "values": compared,
+                "null answers": empty,
+                "cypher queries": "/".join(queries),
+                "problems": problems,
+            }
+        )
         status = "same values" if not problems else f"{len(problems)} DIFFER"
         print(f"{shape.name:14} {status} over {n} ids ({compared} values)" + "".join(f"\n    {p}" for p in problems))
     return rows
@@ -893,6 +910,23 @@ def network20k_lines(result: dict[str, Any]) -> list[str]:
 # main
 
 
+def code_version(code: Path | None = None) -> str:
+    """The commit the servers run, and whether the serving code has uncommitted changes."""
+    if code is not None:
+        return f"snapshot {code} (`git archive` of {code.name})"
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "graph", "schema", "server", "queries"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        ).stdout
+    except OSError:
+        return "unknown"
+    return head.strip() + (" (serving code modified)" if dirty.strip() else "")
+
+
 def write_out(mode: str, label: str, lines: list[str], payload: dict[str, Any]) -> Path:
     OUT.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -909,6 +943,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--label", default=None, help="name in the output files (default: the Bolt port)")
     parser.add_argument("--weft-port", type=int, default=8791)
     parser.add_argument("--weft-url", default=None, help="a running Weft /graphql instead of starting one")
+    parser.add_argument(
+        "--code",
+        type=Path,
+        default=None,
+        help="serve the weft package in CODE/weft (a git archive of a commit) instead of the working tree",
+    )
     parser.add_argument("--peer-port", type=int, default=4791)
     parser.add_argument("--peer-url", default=None, help="a running peer /graphql instead of starting one")
     parser.add_argument("--peer-dir", type=Path, default=Path("/tmp/peer"), help="the peer with node_modules")
@@ -931,6 +971,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=20, help="network20k: the best-connected researchers")
     parser.add_argument("--most-cited-rounds", type=int, default=40)
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # unwind: the servers started here are stopped
     label = args.label or urlparse(args.uri).port
     command = "python -m bench.serve " + " ".join(argv if argv is not None else sys.argv[1:])
     load_before = load_average()
@@ -938,10 +979,17 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     logs = OUT / "logs"
     logs.mkdir(exist_ok=True)
-    payload: dict[str, Any] = {"command": command, "uri": args.uri, "load_before": load_before}
+    payload: dict[str, Any] = {
+        "command": command,
+        "uri": args.uri,
+        "load_before": load_before,
+        "code": code_version(args.code),
+    }
     with ExitStack() as stack:
         driver = stack.enter_context(open_driver(args.uri))
-        weft_srv = stack.enter_context(weft_server(args.uri, args.weft_port, args.weft_url, logs / f"weft-{label}.log"))
+        weft_srv = stack.enter_context(
+            weft_server(args.uri, args.weft_port, args.weft_url, logs / f"weft-{label}.log", args.code)
+        )
         peer_srv = None
         if not args.no_peer and args.mode in ("latency", "throughput", "check"):
             peer_srv = stack.enter_context(
@@ -952,17 +1000,18 @@ def main(argv: list[str] | None = None) -> int:
         ids = Ids.pick(driver, args.top if args.mode == "network20k" else args.networks, args.modest_networks)
         payload["ids"] = ids.__dict__
         contenders = Contenders(weft, driver, peer)
-        lines = [f"Command: `{command}`", ""]
+        lines = [f"Command: `{command}` at commit {payload['code']}", ""]
         if args.mode == "check":
             rows = run_check(contenders, ids)
             payload["check"] = rows
             lines += [
-                "| shape | ids | values compared | null answers | raw Cypher = Weft |",
-                "|---|---:|---:|---:|---|",
+                "| shape | ids | values compared | null answers | Weft's Cypher queries (per id) | raw = Weft |",
+                "|---|---:|---:|---:|---|---|",
             ]
             for r in rows:
                 verdict = "yes" if not r["problems"] else "NO: " + "; ".join(r["problems"])
-                lines.append(f"| {r['shape']} | {r['ids']} | {r['values']} | {r['null answers']} | {verdict} |")
+                counts = f"{r['values']} | {r['null answers']} | {r['cypher queries']}"
+                lines.append(f"| {r['shape']} | {r['ids']} | {counts} | {verdict} |")
         elif args.mode == "latency":
             shapes = contenders.shapes(ids)
             timing = run_latency(shapes, args.rounds, budget_s=args.budget_seconds)
@@ -995,7 +1044,7 @@ def main(argv: list[str] | None = None) -> int:
             ]
         else:
             shared = stack.enter_context(
-                weft_server(args.shared_uri, args.shared_weft_port, None, logs / "weft-shared-for-20k.log")
+                weft_server(args.shared_uri, args.shared_weft_port, None, logs / "weft-shared-for-20k.log", args.code)
             )
             result = run_network20k(
                 contenders, Http(shared.url), ids, args.rounds, args.most_cited_rounds, args.budget_seconds
