@@ -2,8 +2,9 @@
 
 from typing import LiteralString
 
-# The institution answering the first matching key of $keys ([{property, value}]): node.
-INSTITUTION_LOOKUP: LiteralString = """
+# The institutions answering each key of $keys ([{property, value}], most specific first), with the key's
+# rank: rank, n. A fragment: INSTITUTION_LOOKUP and INSTITUTION_DETAILS continue it.
+_INSTITUTIONS_BY_KEYS: LiteralString = """
 UNWIND range(0, size($keys) - 1) AS rank
 WITH rank, $keys[rank] AS k
 CALL (k) {
@@ -11,8 +12,10 @@ CALL (k) {
   UNION MATCH (n:Institution) WHERE k.property = 'ror' AND n.ror = k.value RETURN n
   UNION MATCH (n:Institution) WHERE k.property = 'openalex_id' AND n.openalex_id = k.value RETURN n
 }
-RETURN n {.*} AS node ORDER BY rank LIMIT 1
 """
+
+# The institution answering the first matching key of $keys ([{property, value}]): node.
+INSTITUTION_LOOKUP: LiteralString = _INSTITUTIONS_BY_KEYS + "RETURN n {.*} AS node ORDER BY rank LIMIT 1\n"
 
 # The institution that kept $value among its `aliases` after a merge: node.
 INSTITUTION_BY_ALIAS: LiteralString = """
@@ -68,12 +71,10 @@ WITH k, root, collect(DISTINCT c.id) AS descendants
 RETURN k AS key, [root.id] + descendants AS ids
 """
 
-# Roster pages (DataLoader; $keys are [{ids, year_from, year_to, skip, end}]): researchers affiliated
-# with any of ids, their years overlapping year_from..year_to, most papers stating these institutions
-# (in those years) first: key, total, page [{researcher, paper_count, first_year, last_year}].
-ROSTER_PAGES: LiteralString = """
-UNWIND $keys AS k
-CALL (k) {
+# One roster, for the key map k ({ids, year_from, year_to}): researchers affiliated with any of ids, their
+# years overlapping year_from..year_to, most papers stating these institutions (in those years) first.
+# The body of a `CALL (k) { … }`: found [{researcher (node), paper_count, first_year, last_year}].
+_ROSTER_OF_K: LiteralString = """
   MATCH (r:Researcher)-[af:AFFILIATED_WITH]->(i:Institution)
   WHERE i.id IN k.ids
   WITH k, r, min(af.first_year) AS first_year, max(af.last_year) AS last_year
@@ -87,35 +88,51 @@ CALL (k) {
   }
   WITH r, paper_count, first_year, last_year ORDER BY paper_count DESC, r.name, r.id
   RETURN collect({researcher: r, paper_count: paper_count, first_year: first_year, last_year: last_year}) AS found
-}
-RETURN k AS key, size(found) AS total,
-       [x IN found[k.skip..k.end] | {researcher: properties(x.researcher), paper_count: x.paper_count,
-                                     first_year: x.first_year, last_year: x.last_year}] AS page
 """
 
-# Pages of institutions whose researchers co-author with each institution's, heaviest summed weight
-# first (DataLoader; $keys are [{id, skip, end}]): key, total, page [{institution, weight, researchers}].
-COLLABORATOR_PAGES: LiteralString = """
-UNWIND $keys AS k
-CALL (k) {
+# Rows k.skip..k.end of a roster's `found`, each researcher as its properties: page.
+_ROSTER_ROWS: LiteralString = """[x IN found[k.skip..k.end] | {researcher: properties(x.researcher),
+  paper_count: x.paper_count, first_year: x.first_year, last_year: x.last_year}]"""
+
+# Roster pages (DataLoader; $keys are [{ids, year_from, year_to, skip, end}]): researchers affiliated
+# with any of ids, their years overlapping year_from..year_to, most papers stating these institutions
+# (in those years) first: key, total, page [{researcher, paper_count, first_year, last_year}].
+ROSTER_PAGES: LiteralString = (
+    "UNWIND $keys AS k\nCALL (k) {"
+    + _ROSTER_OF_K
+    + "}\nRETURN k AS key, size(found) AS total, "
+    + _ROSTER_ROWS
+    + " AS page\n"
+)
+
+# The institutions whose researchers co-author with those of institution k.id, heaviest summed weight first.
+# The body of a `CALL (k) { … }`: found [{institution (node), weight, researchers}].
+_COLLABORATORS_OF_K: LiteralString = """
   MATCH (i:Institution {id: k.id})<-[:AFFILIATED_WITH]-(:Researcher)-[c:COAUTHORED_WITH]-(o:Researcher)
         -[:AFFILIATED_WITH]->(j:Institution)
   WHERE j <> i
   WITH j, sum(c.weight) AS weight, count(DISTINCT o) AS researchers
   ORDER BY weight DESC, j.name, j.id
   RETURN collect({institution: j, weight: weight, researchers: researchers}) AS found
-}
-RETURN k AS key, size(found) AS total,
-       [x IN found[k.skip..k.end] | {institution: properties(x.institution), weight: x.weight,
-                                     researchers: x.researchers}] AS page
 """
 
-# Pages of papers with an authorship stating any of ids, optionally in categories and a year range,
-# sorted by sort (NEWEST|OLDEST|MOST_CITED) (DataLoader; $keys are
-# [{ids, categories, year_from, year_to, sort, skip, end}]): key, total, page (node maps).
-INSTITUTION_PAPER_PAGES: LiteralString = """
-UNWIND $keys AS k
-CALL (k) {
+# Rows k.skip..k.end of the collaborators' `found`, each institution as its properties: page.
+_COLLABORATOR_ROWS: LiteralString = """[x IN found[k.skip..k.end] | {institution: properties(x.institution),
+  weight: x.weight, researchers: x.researchers}]"""
+
+# Pages of institutions whose researchers co-author with each institution's, heaviest summed weight
+# first (DataLoader; $keys are [{id, skip, end}]): key, total, page [{institution, weight, researchers}].
+COLLABORATOR_PAGES: LiteralString = (
+    "UNWIND $keys AS k\nCALL (k) {"
+    + _COLLABORATORS_OF_K
+    + "}\nRETURN k AS key, size(found) AS total, "
+    + _COLLABORATOR_ROWS
+    + " AS page\n"
+)
+
+# The papers with an authorship stating any of k.ids, optionally in k.categories and k.year_from..k.year_to,
+# in k.sort order (NEWEST|OLDEST|MOST_CITED). The body of a `CALL (k) { … }`: found (nodes).
+_PAPERS_OF_K: LiteralString = """
   MATCH (i:Institution)<-[:AFFILIATED_WITH]-(:Researcher)-[a:AUTHORED]->(p:Paper)
   WHERE i.id IN k.ids AND any(x IN coalesce(a.institution_ids, []) WHERE x IN k.ids)
   WITH DISTINCT k, p
@@ -128,6 +145,70 @@ CALL (k) {
     CASE WHEN k.sort = 'MOST_CITED' THEN coalesce(p.publication_date, '') ELSE '' END DESC,
     p.id
   RETURN collect(p) AS found
-}
-RETURN k AS key, size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page
 """
+
+# Pages of papers with an authorship stating any of ids, optionally in categories and a year range,
+# sorted by sort (NEWEST|OLDEST|MOST_CITED) (DataLoader; $keys are
+# [{ids, categories, year_from, year_to, sort, skip, end}]): key, total, page (node maps).
+INSTITUTION_PAPER_PAGES: LiteralString = (
+    "UNWIND $keys AS k\nCALL (k) {"
+    + _PAPERS_OF_K
+    + "}\nRETURN k AS key, size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page\n"
+)
+
+# An institution page in one round trip (issue 9): the institution answering the first key of $keys and
+# each part the GraphQL selection asks for, read by a subquery that runs only when its parameter says so:
+# $parents, $children (booleans); $roster {year_from, year_to, skip, end}, $most_cited {end} (its first papers, most
+# cited first) and $collaborators {skip, end}, or null when not asked. Each part reads what the DataLoader
+# query of the same name reads, in the same order (PARENTS_OF_INSTITUTIONS, CHILDREN_OF_INSTITUTIONS, ROSTER_PAGES,
+# INSTITUTION_PAPER_PAGES, COLLABORATOR_PAGES) for this institution alone.
+# Returns node, parents, children (node maps), roster, most_cited, collaborators ({total, page} each, as those
+# queries return them; null when not asked).
+INSTITUTION_DETAILS: LiteralString = (
+    _INSTITUTIONS_BY_KEYS
+    + """WITH n AS inst ORDER BY rank LIMIT 1
+OPTIONAL CALL (inst) {
+  WITH inst WHERE $parents
+  MATCH (inst)-[:PART_OF]->(parent:Institution)
+  WITH parent ORDER BY parent.name
+  RETURN collect(parent {.*}) AS parents
+}
+OPTIONAL CALL (inst) {
+  WITH inst WHERE $children
+  MATCH (inst)<-[:PART_OF]-(child:Institution)
+  WITH child ORDER BY child.name
+  RETURN collect(child {.*}) AS children
+}
+OPTIONAL CALL (inst) {
+  WITH {ids: [inst.id], year_from: $roster.year_from, year_to: $roster.year_to, skip: $roster.skip,
+        end: $roster.end} AS k
+  WHERE $roster IS NOT NULL
+  CALL (k) {"""
+    + _ROSTER_OF_K
+    + """}
+  RETURN {total: size(found), page: """
+    + _ROSTER_ROWS
+    + """} AS roster
+}
+OPTIONAL CALL (inst) {
+  WITH {ids: [inst.id], categories: null, year_from: null, year_to: null, sort: 'MOST_CITED', skip: 0,
+        end: $most_cited.end} AS k
+  WHERE $most_cited IS NOT NULL
+  CALL (k) {"""
+    + _PAPERS_OF_K
+    + """}
+  RETURN {total: size(found), page: [x IN found[k.skip..k.end] | x {.*}]} AS most_cited
+}
+OPTIONAL CALL (inst) {
+  WITH {id: inst.id, skip: $collaborators.skip, end: $collaborators.end} AS k
+  WHERE $collaborators IS NOT NULL
+  CALL (k) {"""
+    + _COLLABORATORS_OF_K
+    + """}
+  RETURN {total: size(found), page: """
+    + _COLLABORATOR_ROWS
+    + """} AS collaborators
+}
+RETURN inst {.*} AS node, parents, children, roster, most_cited, collaborators
+"""
+)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from weft.graph.errors import InvalidInput
 from weft.graph.identity.lookup import escape_lucene, fold_name, parse_institution_id
 from weft.graph.reads.page import Page, Row, keys_param
@@ -155,3 +158,91 @@ async def paper_pages(reader: GraphReader, keys: list[InstitutionPageKey]) -> di
         )
         out[key] = Page(r["page"], r["total"])
     return out
+
+
+@dataclass(frozen=True)
+class RosterPart:
+    """The roster page an institution page folds (of the institution alone, not its children)."""
+
+    year_from: int | None
+    year_to: int | None
+    skip: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class InstitutionParts:
+    """Which parts of an institution page `institution_details` reads with it (False/None: not read):
+    its parents, its children, a roster page, its `most_cited` first papers, a page of collaborating
+    institutions."""
+
+    parents: bool = False
+    children: bool = False
+    roster: RosterPart | None = None
+    most_cited: int | None = None
+    collaborators: tuple[int, int] | None = None
+
+    def params(self) -> dict[str, Any]:
+        """The parameters of INSTITUTION_DETAILS other than `$keys`."""
+        r, c = self.roster, self.collaborators
+        return {
+            "parents": self.parents,
+            "children": self.children,
+            "roster": None
+            if r is None
+            else {"year_from": r.year_from, "year_to": r.year_to, "skip": r.skip, "end": r.skip + r.limit},
+            "most_cited": None if self.most_cited is None else {"end": self.most_cited},
+            "collaborators": None if c is None else {"skip": c[0], "end": c[0] + c[1]},
+        }
+
+
+@dataclass(frozen=True)
+class InstitutionDetails:
+    """An institution and the parts of its page read with it (empty where not asked), shaped as the
+    DataLoader queries of the same names return them."""
+
+    node: Row
+    parents: list[Row]
+    children: list[Row]
+    roster: Page
+    most_cited: Page
+    collaborators: Page
+
+
+def _page(part: Row | None) -> Page:
+    return Page(part["page"], part["total"]) if part else Page([], 0)
+
+
+async def institution_details(reader: GraphReader, raw_id: str, parts: InstitutionParts) -> InstitutionDetails | None:
+    """The institution for any accepted id form or exact name with the `parts` of its page; None if unknown.
+
+    An id costs one query; a name or a merged-away id (an alias) costs the look-up first, then one.
+    """
+    keys = parse_institution_id(raw_id)
+    if not keys:
+        return None
+    params = parts.params()
+    if keys[0].property == "name":
+        found = await _find_by_name(reader, raw_id, str(keys[0].value), "id")
+        row = None if found is None else await _details(reader, [{"property": "id", "value": found["id"]}], params)
+    else:
+        row = await _details(reader, keys_param(keys), params)
+        if row is None and any(k.property == "alias" for k in keys):
+            alias = next(k.value for k in keys if k.property == "alias")
+            by_alias = await reader.one(q.INSTITUTION_BY_ALIAS, {"value": alias}, "looking up an institution alias")
+            if by_alias is not None:
+                row = await _details(reader, [{"property": "id", "value": by_alias["node"]["id"]}], params)
+    if row is None:
+        return None
+    return InstitutionDetails(
+        node=row["node"],
+        parents=row["parents"] or [],
+        children=row["children"] or [],
+        roster=_page(row["roster"]),
+        most_cited=_page(row["most_cited"]),
+        collaborators=_page(row["collaborators"]),
+    )
+
+
+async def _details(reader: GraphReader, keys: list[dict[str, Any]], params: dict[str, Any]) -> Row | None:
+    return await reader.one(q.INSTITUTION_DETAILS, {"keys": keys, **params}, "reading an institution")

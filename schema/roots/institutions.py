@@ -1,4 +1,4 @@
-"""Root field for institutions: one institution by any id or exact name."""
+"""Root field for institutions: one institution by any id or exact name, its page read in one query."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import strawberry
 
 from weft.graph.reads import institutions
 from weft.schema.context import Info
-from weft.schema.types.institution import Institution
+from weft.schema.support import prefetch
+from weft.schema.types.institution import Institution, fold_institution, prime_institution
 
 
 @strawberry.type
@@ -23,5 +24,12 @@ class InstitutionQuery:
         info: Info,
         id: Annotated[str, strawberry.argument(description="Any accepted institution id or exact name.")],
     ) -> Institution | None:
-        found = await institutions.find_institution(info.context.reader, id)
-        return Institution.from_record(found) if found else None
+        if not prefetch.FOLDING:
+            found = await institutions.find_institution(info.context.reader, id)
+            return Institution.from_record(found) if found else None
+        parts = fold_institution(prefetch.Selection.of(info))
+        details = await institutions.institution_details(info.context.reader, id, parts)
+        if details is None:
+            return None
+        prime_institution(info.context.data, parts, details)
+        return Institution.from_record(details.node)

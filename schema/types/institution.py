@@ -1,4 +1,9 @@
-"""The Institution type: everything an institution page shows."""
+"""The Institution type: everything an institution page shows, and how `institution(id:)` folds it.
+
+`fold_institution` reads which parts of a page an `institution(id:)` query asks, so that one
+INSTITUTION_DETAILS query reads them with the institution; `prime_institution` hands what it read to the
+DataLoaders under the keys the field resolvers below load with (schema/support/prefetch.py).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,15 @@ from typing import Annotated, Any
 
 import strawberry
 
+from weft.graph.errors import InvalidInput
+from weft.graph.reads.institutions import InstitutionDetails, InstitutionParts, RosterPart
 from weft.schema.context import Info
 from weft.schema.support.connection import After, Connection, First, connection
+from weft.schema.support.dataloaders import Loaders
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import category_ids
-from weft.schema.support.paging import check_range, window
+from weft.schema.support.paging import Window, check_range, window
+from weft.schema.support.prefetch import AskedField, Selection, prime
 from weft.schema.support.values import Identity
 from weft.schema.types.collaborating_institution import CollaboratingInstitution
 from weft.schema.types.entity import resolve_ids
@@ -151,3 +160,47 @@ class Institution(NamedEntity):
         page = window(first, after)
         found = await info.context.data.collaborators.load((self.id, page.skip, page.limit))
         return connection(found, page, CollaboratingInstitution.from_record)
+
+
+def _window(asked: AskedField) -> Window | None:
+    """The page a connection field asks for, or None when its `first`/`after` are invalid (not folded)."""
+    try:
+        return window(asked.args["first"], asked.args["after"])
+    except InvalidInput:
+        return None
+
+
+def fold_institution(sel: Selection) -> InstitutionParts:
+    """The parts of an institution page the selection of `institution(id:)` asks that INSTITUTION_DETAILS
+    reads with it: parents, children, the first `roster` (without `includeChildren`), `mostCited` and `collaborators`.
+    A field whose arguments are invalid is left to its resolver, which reports them."""
+    roster, most_cited, collaborators = sel.first("roster"), sel.first("mostCited"), sel.first("collaborators")
+    roster_window = _window(roster) if roster is not None and not roster.args["includeChildren"] else None
+    collaborators_window = _window(collaborators) if collaborators is not None else None
+    first_cited = most_cited.args["first"] if most_cited is not None else None
+    return InstitutionParts(
+        parents=sel.asks("parent", "parents"),
+        children=sel.asks("children"),
+        roster=None
+        if roster is None or roster_window is None
+        else RosterPart(roster.args["yearFrom"], roster.args["yearTo"], roster_window.skip, roster_window.limit),
+        most_cited=first_cited if first_cited is not None and 0 <= first_cited <= 100 else None,
+        collaborators=None if collaborators_window is None else (collaborators_window.skip, collaborators_window.limit),
+    )
+
+
+def prime_institution(data: Loaders, parts: InstitutionParts, details: InstitutionDetails) -> None:
+    """Each part `details` read for `parts`, put in the DataLoader its field resolver loads from."""
+    iid = details.node["id"]
+    if parts.parents:
+        prime(data.parents, iid, details.parents)
+    if parts.children:
+        prime(data.children, iid, details.children)
+    if (r := parts.roster) is not None:
+        prime(data.roster, ((iid,), r.year_from, r.year_to, r.skip, r.limit), details.roster)
+    if parts.most_cited is not None:
+        prime(
+            data.institution_papers, ((iid,), None, None, None, "MOST_CITED", 0, parts.most_cited), details.most_cited
+        )
+    if (c := parts.collaborators) is not None:
+        prime(data.collaborators, (iid, c[0], c[1]), details.collaborators)
