@@ -1,22 +1,26 @@
-"""GraphReader: every API read goes through `rows()`: a managed read transaction with a timeout.
+"""GraphReader: every API read goes through `rows()`: one auto-commit read with a timeout.
 
 A reader is made per request, so `queries_run` counts the Cypher queries one request ran
-(reported to clients in the `x-weft-cypher-queries` response header). Reads retry transient
-failures for at most `retry_s` seconds so a dead database answers UNAVAILABLE quickly instead of
-after the driver's default 30 s of retries.
+(reported to clients in the `x-weft-cypher-queries` response header). Each read is a single
+auto-commit transaction: RUN and PULL go out together, one round trip, where a managed transaction
+costs three (BEGIN, RUN and PULL, COMMIT). Reads change nothing, so retrying them is safe: retryable
+failures are retried for at most `retry_s` seconds so a dead database answers UNAVAILABLE quickly
+instead of after the driver's default 30 s of retries.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, LiteralString
 
-from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction, unit_of_work
-from neo4j.exceptions import ClientError
+from neo4j import READ_ACCESS, AsyncDriver, Query
+from neo4j.exceptions import ClientError, DriverError, Neo4jError
 
 from weft.graph.driver import translated_errors
 from weft.graph.errors import InvalidInput
 
 DEFAULT_RETRY_S = 1.0
+FIRST_RETRY_DELAY_S = 0.05
 
 
 class QueryBug(RuntimeError):
@@ -39,18 +43,9 @@ class GraphReader:
     async def rows(self, query: LiteralString, params: dict[str, Any], what: str) -> list[dict[str, Any]]:
         """The result rows as dicts; driver failures raise graph.errors (Unavailable, InvalidInput)."""
         self.queries_run += 1
-
-        @unit_of_work(timeout=self.timeout_s)
-        async def work(tx: AsyncManagedTransaction) -> list[dict[str, Any]]:
-            result = await tx.run(query, params)
-            return [record.data() async for record in result]
-
         try:
             with translated_errors(what):
-                async with self.driver.session(
-                    database=self.database, default_access_mode=READ_ACCESS, max_transaction_retry_time=self.retry_s
-                ) as session:
-                    return await session.execute_read(work)
+                return await self._retrying(Query(query, timeout=self.timeout_s), params)
         except InvalidInput as exc:
             cause = exc.__cause__
             if isinstance(cause, ClientError) and (cause.code or "").startswith("Neo.ClientError.Statement."):
@@ -61,3 +56,22 @@ class GraphReader:
         """The first row, or None when the query returned nothing."""
         found = await self.rows(query, params, what)
         return found[0] if found else None
+
+    async def _retrying(self, query: Query, params: dict[str, Any]) -> list[dict[str, Any]]:
+        """`_run`, again after retryable failures (doubling pauses) until `retry_s` has passed."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.retry_s
+        delay = FIRST_RETRY_DELAY_S
+        while True:
+            try:
+                return await self._run(query, params)
+            except (Neo4jError, DriverError) as exc:
+                if not exc.is_retryable() or loop.time() + delay > deadline:
+                    raise
+            await asyncio.sleep(delay)
+            delay *= 2
+
+    async def _run(self, query: Query, params: dict[str, Any]) -> list[dict[str, Any]]:
+        async with self.driver.session(database=self.database, default_access_mode=READ_ACCESS) as session:
+            result = await session.run(query, params)
+            return [record.data() async for record in result]
