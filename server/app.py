@@ -8,11 +8,13 @@ batching off. Each response carries `x-request-id` and `x-weft-cypher-queries`.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
+import orjson
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -67,7 +69,21 @@ def is_request_error(result: ExecutionResult) -> bool:
 
 
 class WeftGraphQL(GraphQL[Context, None]):
-    """Strawberry's ASGI app with Weft's typed context and GraphQL-over-HTTP status codes."""
+    """Strawberry's ASGI app with Weft's typed context, GraphQL-over-HTTP status codes and orjson."""
+
+    def encode_json(self, data: object) -> bytes:
+        """Compact UTF-8 JSON via orjson; the standard library for anything orjson refuses (ints past 64 bits)."""
+        try:
+            return orjson.dumps(data)
+        except TypeError:
+            return json.dumps(data, separators=(",", ":")).encode()
+
+    def decode_json(self, data: str | bytes) -> object:
+        """orjson first; bodies only the standard library accepts (NaN, lone surrogates) decode as before."""
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return json.loads(data)
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket | None = None) -> Context:  # type: ignore[override]
         state = request.app.state
