@@ -18,6 +18,7 @@ from tests.api.openalex_truth import OpenAlexTruth, abstract_of, short
 from tests.conftest import shared_path
 from weft.graph.identity.lookup import fold_name
 from weft.graph.settings import PROJECT_ROOT
+from weft.schema.support import prefetch
 
 BUTCHER = "A5032473237"
 RITSOS = "A5065371627"
@@ -492,8 +493,120 @@ def test_profile_fields_of_list_items_are_batched(client: GraphQLClient) -> None
         edges = client.data(COAUTHOR_PROFILES, {"id": BUTCHER, "first": first})["researcher"]["coauthors"]["edges"]
         assert len(edges) == first and all(e["node"]["researcher"]["paperCount"] >= 1 for e in edges)
         counts[first] = client.cypher_queries
-    # lookup, co-author page, then one query each: metrics, positions, fields, most cited, institutions, same name
-    assert counts == {3: 8, 20: 8}
+    # the profile query (lookup, co-author page and the co-authors' metrics folded), then one query each:
+    # positions, fields, most cited, institutions, same name
+    assert counts == {3: 6, 20: 6}
+
+
+# --- one Cypher query per root field (issue 9): folded answers equal the DataLoader path's ---------
+
+# Before each argument-taking field, an alias with other arguments: the alias is folded, the README's
+# field loads through its DataLoader.
+DECOYS = {
+    "ResearcherProfile": {
+        "fields": "fields(first: 1) { count }",
+        "papers": "papers(first: 1) { totalCount }",
+        "coauthors": "coauthors(first: 1) { totalCount }",
+    },
+    "PaperPage": {"citedBy": "citedBy(first: 1) { totalCount }", "references": "references(first: 1) { totalCount }"},
+}
+
+
+def readme_query(name: str) -> str:
+    """The README's ```graphql block `query <name>`."""
+    blocks = re.findall(r"```graphql\n(.*?)```", (PROJECT_ROOT / "README.md").read_text(encoding="utf-8"), re.DOTALL)
+    return next(b for b in blocks if re.search(rf"query {name}\b", b))
+
+
+def decoyed(query: str, decoys: dict[str, str]) -> str:
+    """`query` with `decoy_<field>: <decoy>` asked just before each field named in `decoys`."""
+    for name, decoy in decoys.items():
+        query, n = re.subn(rf"^(\s+)({name}\()", rf"\1decoy_{name}: {decoy}\n\1\2", query, count=1, flags=re.M)
+        assert n == 1, name
+    return query
+
+
+@pytest.mark.parametrize(("name", "unfolded"), [("ResearcherProfile", 9), ("PaperPage", 6)])
+def test_readme_query_is_one_cypher_query(client: GraphQLClient, monkeypatch, name: str, unfolded: int) -> None:
+    query = readme_query(name)
+    folded = client.data(query)
+    assert client.cypher_queries == 1
+    root = next(iter(folded))
+    assert folded[root] is not None
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query) == folded
+        assert client.cypher_queries == unfolded
+    decoy = client.data(decoyed(query, DECOYS[name]))[root]
+    assert client.cypher_queries > 1
+    assert {k: v for k, v in decoy.items() if not k.startswith("decoy_")} == folded[root]
+
+
+def test_a_merged_away_id_reads_the_same_profile(client: GraphQLClient, openalex_graph) -> None:
+    records, _, _ = openalex_graph.execute_query(
+        "MATCH (r:Researcher {openalex_id: $oa}) RETURN r.aliases AS aliases", oa=BUTCHER
+    )
+    alias = records[0]["aliases"][0]
+    query = readme_query("ResearcherProfile")
+    by_id = client.data(query)
+    by_alias = client.data(query.replace(f'"{BUTCHER}"', f'"{alias}"'))
+    assert client.cypher_queries == 3  # the profile by the alias finds nothing, the alias lookup, the profile
+    assert by_alias == by_id
+
+
+TWO_OF_EACH = """query($id: String!) { researcher(id: $id) {
+  top: papers(first: 2, sort: MOST_CITED) { totalCount edges { node { citedByCount ids { source id } } } }
+  papers(first: 7) { totalCount pageInfo { hasNextPage } edges { node { publicationDate } } }
+  heavy: coauthors(first: 1) { edges { node { weight researcher { paperCount ids { source id } } } } }
+  coauthors(first: 4, sort: RECENT) { totalCount edges { node { lastYear researcher { hIndex } } } }
+  fields(scheme: "topic", first: 2) { count }
+  field: fields(first: 1) { count category { name } }
+} }"""
+
+
+def test_aliases_with_other_arguments_answer_each(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    r = client.data(TWO_OF_EACH, {"id": BUTCHER})["researcher"]
+    assert [e["node"]["citedByCount"] for e in r["top"]["edges"]] == [
+        c for _, c in truth.most_cited(truth.works_of(BUTCHER))[:2]
+    ]
+    assert (r["top"]["totalCount"], r["papers"]["totalCount"], len(r["papers"]["edges"])) == (28, 28, 7)
+    assert r["papers"]["pageInfo"]["hasNextPage"]
+    dates = [e["node"]["publicationDate"] for e in r["papers"]["edges"]]
+    assert dates == sorted(dates, reverse=True)
+    heavy = r["heavy"]["edges"][0]["node"]
+    assert (openalex_id(heavy["researcher"]), heavy["weight"]) == (RITSOS, truth.coauthor_weights(BUTCHER)[RITSOS])
+    assert heavy["researcher"]["paperCount"] == truth.profile(RITSOS)["paperCount"]
+    years = [e["node"]["lastYear"] for e in r["coauthors"]["edges"]]
+    assert len(years) == 4 and years == sorted(years, reverse=True)
+    field_counts: dict[str, int] = {}
+    for w in truth.works_of(BUTCHER):
+        for f in truth.field_of_work[short(w["id"])]:
+            field_counts[f] = field_counts.get(f, 0) + 1
+    assert [(f["category"]["name"], f["count"]) for f in r["field"]] == [max(field_counts.items(), key=lambda x: x[1])]
+    # each alias answers as it does when asked alone
+    for alias, text in re.findall(r"^  (?:(\w+): )?(\w+\(.*)$", TWO_OF_EACH, flags=re.M):
+        alone = client.data(f"query($id: String!) {{ researcher(id: $id) {{ {text} }} }}", {"id": BUTCHER})
+        field = text.split("(")[0]
+        assert r[alias or field] == alone["researcher"][field], alias or field
+
+
+FRAGMENTED = """query($id: String!, $no: Boolean!) { researcher(id: $id) {
+  ...Counts
+  ... on Researcher { papers(first: 3) @include(if: $no) { totalCount } institutions { paperCount } }
+  hIndex @skip(if: $no) mostCitedPaper @skip(if: true) { title } }
+}
+fragment Counts on NamedEntity { name ... on Researcher { paperCount
+  coauthors(first: 2) { edges { node { researcher { hIndex name } } } } } }"""
+
+
+@pytest.mark.parametrize("no", [True, False])
+def test_fragments_and_directives_fold(client: GraphQLClient, monkeypatch, no: bool) -> None:
+    folded = client.data(FRAGMENTED, {"id": BUTCHER, "no": no})
+    assert client.cypher_queries == 1
+    assert ("papers" in folded["researcher"]) == no and ("hIndex" in folded["researcher"]) != no
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(FRAGMENTED, {"id": BUTCHER, "no": no}) == folded
 
 
 # --- a real client: gql with schema introspection runs demo/EXAMPLES.md ---------------------
