@@ -40,6 +40,21 @@ class Connection(Generic[NodeT]):
     total_count: int = strawberry.field(description="How many items the whole list has.")
 
     @classmethod
+    def keyed(cls, items: list[tuple[str, NodeT]], total: int, has_next: bool, after: bool) -> Connection[NodeT]:
+        """A connection of (cursor, node) `items` of a list paged by key, `after` some item when `after`."""
+        edges = [Edge(cursor=cursor, node=n) for cursor, n in items]
+        return cls(
+            edges=edges,
+            page_info=PageInfo(
+                has_next_page=has_next,
+                has_previous_page=after,
+                start_cursor=edges[0].cursor if edges else None,
+                end_cursor=edges[-1].cursor if edges else None,
+            ),
+            total_count=total,
+        )
+
+    @classmethod
     def build(cls, nodes: list[NodeT], total: int, page: Window) -> Connection[NodeT]:
         """A connection of `nodes`, the items at `page.skip...` of a list of `total` items."""
         edges = [Edge(cursor=encode_cursor(page.skip + k), node=n) for k, n in enumerate(nodes)]

@@ -1,9 +1,18 @@
-"""Relay paging: opaque cursors, the `first`/`after` window and its limits (pure)."""
+"""Relay paging: opaque cursors, the `first`/`after` window and its limits (pure).
+
+Two kinds of cursor. Lists paged by key (`mostCited`, `papers`) hand out `weft:v2:` cursors holding the
+sort order and the item's sort key, and continue from that key in index order, so a page costs the same
+however deep it is and an item inserted before the cursor does not shift the next page. Other lists
+hand out `weft:v1:` cursors holding the item's position. A cursor of the other kind (a `weft:v1:`
+position from before keyset paging, or a key cursor of another sort order) is refused as an invalid
+`after`: ask again from the start.
+"""
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 from dataclasses import dataclass
 
 from weft.graph.errors import InvalidInput
@@ -11,6 +20,10 @@ from weft.graph.errors import InvalidInput
 MAX_FIRST = 100
 DEFAULT_FIRST = 20
 _CURSOR_PREFIX = "weft:v1:"
+_KEY_PREFIX = "weft:v2:"
+
+SortKey = tuple[int, str, str]
+"""An item's place in a list paged by key: (rank, date, id), as graph/reads/papers.py's `PaperKey`."""
 
 
 def encode_cursor(offset: int) -> str:
@@ -24,13 +37,64 @@ def encode_cursor(offset: int) -> str:
 
 def decode_cursor(cursor: str, argument: str = "after") -> int:
     """The offset a cursor stands for; InvalidInput naming `argument` if it is not one of ours."""
-    try:
-        text = base64.urlsafe_b64decode(cursor.encode("ascii")).decode("utf-8")
-    except (binascii.Error, UnicodeError, ValueError) as exc:
-        raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument) from exc
+    text = _decoded(cursor, argument)
     if not text.startswith(_CURSOR_PREFIX) or not text[len(_CURSOR_PREFIX) :].isdigit():
         raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument)
     return int(text[len(_CURSOR_PREFIX) :])
+
+
+def encode_key_cursor(sort: str, key: SortKey) -> str:
+    """The opaque cursor of the item with sort key `key` in a list in `sort` order.
+
+    >>> decode_key_cursor(encode_key_cursor("NEWEST", (0, "2024-05-01", "pabc")), "NEWEST")
+    (0, '2024-05-01', 'pabc')
+    """
+    text = _KEY_PREFIX + json.dumps([sort, *key], separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode("ascii")
+
+
+def decode_key_cursor(cursor: str, sort: str, argument: str = "after") -> SortKey:
+    """The sort key a cursor of a list in `sort` order stands for; InvalidInput naming `argument` when it is
+    not one of ours, holds a position (an older `weft:v1:` cursor) or belongs to another sort order."""
+    text = _decoded(cursor, argument)
+    if text.startswith(_CURSOR_PREFIX):
+        raise InvalidInput(
+            f"`{argument}` is a position cursor from an earlier version; this list continues by sort key, "
+            "so ask again without it and use the new cursors",
+            argument=argument,
+        )
+    try:
+        value = json.loads(text[len(_KEY_PREFIX) :]) if text.startswith(_KEY_PREFIX) else None
+    except ValueError:
+        value = None
+    match value:
+        case [str(s), int(rank), str(date), str(item)] if s == sort and not isinstance(rank, bool):
+            return (rank, date, item)
+        case [str(s), int(), str(), str()] if s != sort:
+            raise InvalidInput(f"`{argument}` is a cursor of the {s} order, not {sort}", argument=argument)
+        case _:
+            raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument)
+
+
+def _decoded(cursor: str, argument: str) -> str:
+    try:
+        return base64.urlsafe_b64decode(cursor.encode("ascii")).decode("utf-8")
+    except (binascii.Error, UnicodeError, ValueError) as exc:
+        raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument) from exc
+
+
+@dataclass(frozen=True)
+class KeyWindow:
+    """Which slice of a list paged by key a page shows: at most `limit` items after the key `after`."""
+
+    after: SortKey | None
+    limit: int
+
+
+def key_window(first: int | None, after: str | None, sort: str, default: int = DEFAULT_FIRST) -> KeyWindow:
+    """The page asked of a list paged by key in `sort` order (`first` checked as `window` does)."""
+    limit = window(first, None, default).limit
+    return KeyWindow(after=None if after is None else decode_key_cursor(after, sort), limit=limit)
 
 
 @dataclass(frozen=True)

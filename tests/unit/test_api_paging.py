@@ -1,4 +1,4 @@
-"""Opaque cursors and page windows (first capped at 100, bad cursors named)."""
+"""Opaque cursors (positions and sort keys) and page windows (first capped at 100, bad cursors named)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,17 @@ import pytest
 
 from weft.graph.errors import InvalidInput
 from weft.schema.support.connection import Connection
-from weft.schema.support.paging import Window, check_range, decode_cursor, encode_cursor, window
+from weft.schema.support.paging import (
+    KeyWindow,
+    Window,
+    check_range,
+    decode_cursor,
+    decode_key_cursor,
+    encode_cursor,
+    encode_key_cursor,
+    key_window,
+    window,
+)
 
 
 def test_cursor_round_trip_and_opacity() -> None:
@@ -60,3 +70,70 @@ def test_connection_page_info() -> None:
     assert not last.page_info.has_next_page
     empty = Connection.build([], total=0, page=Window(0, 10))
     assert empty.page_info.start_cursor is None and not empty.page_info.has_next_page
+
+
+def test_key_cursor_round_trip_and_opacity() -> None:
+    for sort, key in [
+        ("MOST_CITED", (321354, "2019-06-01", "pabc")),
+        ("NEWEST", (0, "", "p:1")),
+        ("OLDEST", (1, "2001", "x")),
+    ]:
+        cursor = encode_key_cursor(sort, key)
+        assert key[2] not in cursor and key_window(5, cursor, sort) == KeyWindow(after=key, limit=5)
+        assert decode_key_cursor(cursor, sort) == key
+
+
+def test_key_cursor_of_another_order_is_refused() -> None:
+    cursor = encode_key_cursor("NEWEST", (0, "2020-01-01", "p1"))
+    with pytest.raises(InvalidInput) as err:
+        decode_key_cursor(cursor, "MOST_CITED")
+    assert err.value.argument == "after" and "NEWEST" in str(err.value)
+
+
+def test_position_cursor_is_refused_by_a_keyed_list() -> None:
+    """An old `weft:v1:` offset cursor names itself as such instead of paging from a wrong place."""
+    with pytest.raises(InvalidInput) as err:
+        key_window(10, encode_cursor(9), "NEWEST")
+    assert err.value.argument == "after" and "position cursor" in str(err.value)
+    with pytest.raises(InvalidInput):
+        decode_cursor(encode_key_cursor("NEWEST", (0, "2020", "p1")))
+
+
+def b64(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "!!!",
+        b64("weft:v2:"),
+        b64("weft:v2:{"),
+        b64('weft:v2:["NEWEST",0,"2020"]'),
+        b64('weft:v2:["NEWEST","0","2020","p1"]'),
+        b64('weft:v2:["NEWEST",true,"2020","p1"]'),
+        b64('weft:v2:["NEWEST",0,2020,"p1"]'),
+        b64('weft:v3:["NEWEST",0,"2020","p1"]'),
+    ],
+)
+def test_bad_key_cursor_names_argument(bad: str) -> None:
+    with pytest.raises(InvalidInput) as err:
+        decode_key_cursor(bad, "NEWEST")
+    assert err.value.argument == "after"
+
+
+def test_key_window_checks_first() -> None:
+    assert key_window(None, None, "NEWEST", 24) == KeyWindow(None, 24)
+    with pytest.raises(InvalidInput) as err:
+        key_window(101, None, "NEWEST")
+    assert err.value.argument == "first"
+
+
+def test_keyed_connection_page_info() -> None:
+    conn = Connection.keyed([("c1", "a"), ("c2", "b")], total=5, has_next=True, after=False)
+    assert [(e.cursor, e.node) for e in conn.edges] == [("c1", "a"), ("c2", "b")]
+    assert conn.page_info.has_next_page and not conn.page_info.has_previous_page
+    assert (conn.page_info.start_cursor, conn.page_info.end_cursor, conn.total_count) == ("c1", "c2", 5)
+    last = Connection.keyed([], total=5, has_next=False, after=True)
+    assert last.page_info.has_previous_page and last.page_info.end_cursor is None
