@@ -34,6 +34,7 @@ class Settings:
     neo4j_heap: str = "1g"  # WEFT_NEO4J_HEAP
     neo4j_pagecache: str = "512m"  # WEFT_NEO4J_PAGECACHE
     neo4j_start_timeout_s: int = 120  # WEFT_NEO4J_START_TIMEOUT
+    serve_workers: int = 0  # WEFT_WORKERS: `weft serve` processes; 0 means one per available core
 
     @property
     def bolt_host(self) -> str:
@@ -62,4 +63,13 @@ def load_settings() -> Settings:
         neo4j_heap=env.get("WEFT_NEO4J_HEAP", Settings.neo4j_heap),
         neo4j_pagecache=env.get("WEFT_NEO4J_PAGECACHE", Settings.neo4j_pagecache),
         neo4j_start_timeout_s=_int("WEFT_NEO4J_START_TIMEOUT", Settings.neo4j_start_timeout_s),
+        serve_workers=_int("WEFT_WORKERS", Settings.serve_workers),
     )
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity), at least 1."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # not on Linux
+        return max(os.cpu_count() or 1, 1)

@@ -1,5 +1,8 @@
 """The Starlette app: one async Neo4j driver per process (lifespan), /graphql, /health.
 
+`weft serve --workers N` runs N such processes on one port (uvicorn's supervisor); each builds its own
+app, driver and caches, so nothing here is shared between processes.
+
 /graphql follows GraphQL over HTTP: GET (queries only) and POST, `application/json` and
 `application/graphql-response+json` (request errors get 400 and no `data` with the latter),
 batching off. Each response carries `x-request-id` and `x-weft-cypher-queries`.
@@ -10,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -124,12 +128,13 @@ class WeftGraphQL(GraphQL[Context, None]):
 
 
 async def health(request: Request) -> JSONResponse:
-    """200 when Neo4j answers, 503 otherwise."""
+    """200 when Neo4j answers, 503 otherwise; `x-weft-worker` names the process that answered."""
+    headers = {"x-weft-worker": str(os.getpid())}
     try:
         await request.app.state.driver.verify_connectivity()
     except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
-        return JSONResponse({"status": "unavailable", "neo4j": exc.__class__.__name__}, status_code=503)
-    return JSONResponse({"status": "ok", "neo4j": "up"})
+        return JSONResponse({"status": "unavailable", "neo4j": exc.__class__.__name__}, 503, headers)
+    return JSONResponse({"status": "ok", "neo4j": "up"}, headers=headers)
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

@@ -11,7 +11,7 @@ from rich.table import Table
 from weft.graph import local_server
 from weft.graph.errors import WeftError
 from weft.graph.migrate import counts, migrate, reset
-from weft.graph.settings import load_settings
+from weft.graph.settings import available_cores, load_settings
 from weft.server.cli import analysis, bulk
 from weft.server.cli.load import load_app
 from weft.server.cli.support import connected, fail
@@ -86,12 +86,22 @@ def counts_command() -> None:
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    workers: Annotated[
+        int | None,
+        typer.Option(min=1, help="Server processes (default: WEFT_WORKERS, else one per core).", show_default=False),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
-    """Serve GraphQL at /graphql (GraphiQL in a browser), /health and the network pages."""
+    """Serve GraphQL at /graphql (GraphiQL in a browser), /health and the network pages.
+
+    With more than one worker, uvicorn supervises that many processes sharing the port: each opens its
+    own Neo4j driver and keeps its own caches (parsed queries, computed networks), which are only ever
+    a shortcut: a request answered by another worker is computed there afresh.
+    """
     import uvicorn
 
-    uvicorn.run("weft.server.app:create_app", factory=True, host=host, port=port, log_level=log_level)
+    count = workers or load_settings().serve_workers or available_cores()
+    uvicorn.run("weft.server.app:create_app", factory=True, host=host, port=port, log_level=log_level, workers=count)
 
 
 @app.command("export-schema")
