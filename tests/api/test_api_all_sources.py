@@ -11,6 +11,7 @@ import pytest
 
 from tests.api.conftest import GraphQLClient
 from tests.conftest import shared_path
+from weft.schema.support import prefetch
 
 TURING_PAPER = "2d5673caa9e6af3a7b82a43f19ee920992db07ad"
 TURING_AUTHOR = "2262347"
@@ -133,3 +134,40 @@ def test_same_name_matches_the_graph(client: GraphQLClient, all_sources_graph) -
     same = client.data(query, {"id": TURING_AUTHOR})["researcher"]["sameName"]
     assert sorted(s["researcher"]["id"] for s in same) == sorted(records[0]["ids"])
     assert all(s["paperCount"] >= 1 for s in same)
+
+
+# --- one Cypher query per root field (issue 9) on records from every source ------------------
+
+PAPER_PAGE = """query($id: String!) { paper(id: $id) {
+  id slug title year doi arxivId citedByCount citedByCountSources { source value } ids { source id url }
+  versions { version date } pdfUrl license venue abstract
+  authors { rank position rawName researcher { name paperCount hIndex } affiliations { name country } }
+  categories { primary score category { key scheme name } }
+  arxiv: categories(scheme: "arxiv") { primary category { key } }
+  citedBy(first: 3, sort: NEWEST) { totalCount pageInfo { hasNextPage endCursor } edges { node { title year } } }
+  references(first: 3) { totalCount edges { cursor node { title citedByCount } } } } }"""
+
+PROFILE = """query($id: String!) { researcher(id: $id) {
+  id name paperCount citationCount hIndex i10Index worksCount { source value }
+  citedByCountSources { source value } identities { source id url }
+  authorPositions { first middle last matchedPapers }
+  fields(scheme: "s2field", first: 5) { count category { key } }
+  mostCitedPaper { title citedByCount } institutions { institution { name } paperCount }
+  sameName { researcher { id name } evidence }
+  papers(first: 10, sort: MOST_CITED, yearTo: 2023) { totalCount edges { node { title citedByCount } } }
+  coauthors(first: 10, minWeight: 1) { totalCount edges { node { weight researcher { name hIndex } } } } } }"""
+
+
+@pytest.mark.parametrize(
+    ("query", "node_id"),
+    [(PAPER_PAGE, TURING_PAPER), (PAPER_PAGE, "0704.0001"), (PROFILE, TURING_AUTHOR)],
+    ids=["s2 paper", "arxiv paper", "s2 author"],
+)
+def test_pages_fold_into_one_query(client: GraphQLClient, monkeypatch, query: str, node_id: str) -> None:
+    folded = client.data(query, {"id": node_id})
+    assert client.cypher_queries == 1
+    assert next(iter(folded.values())) is not None
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query, {"id": node_id}) == folded
+        assert client.cypher_queries > 1
