@@ -7,8 +7,8 @@ ids, each its own write transaction, so rerunning after an interruption converge
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, LiteralString
 
 from neo4j import Driver, ManagedTransaction, Session
 
@@ -27,49 +27,73 @@ def recompute(
     driver: Driver, database: str, papers: set[str], researchers: set[str], progress: Progress | None = None
 ) -> int:
     """Claims, then CITES, AFFILIATED_WITH, COAUTHORED_WITH and SAME_NAME_AS for the touched ids;
-    returns the bumped data_version."""
+    returns the bumped data_version. `progress(step, done, total)` hears each chunk done."""
     researchers = set(researchers)
     with translated_errors("claiming id-less authors"), driver.session(database=database) as session:
         researchers |= _claim(session, sorted(papers), progress)
-    steps = (
-        ("citations", sorted(papers), (derive.CLEAR_CITES_OUT, derive.BUILD_CITES_OUT, derive.BUILD_CITES_IN)),
-        ("affiliations", sorted(researchers), (derive.CLEAR_AFFILIATED, derive.BUILD_AFFILIATED)),
-        ("co-authorships", sorted(researchers), (derive.CLEAR_COAUTHORED, derive.BUILD_COAUTHORED)),
-    )
+    paper_ids, researcher_ids = sorted(papers), sorted(researchers)
     with translated_errors("recomputing derived relationships"), driver.session(database=database) as session:
-        for name, ids, statements in steps:
-            for start in range(0, len(ids), DERIVE_CHUNK):
-                session.execute_write(_run_all, statements, ids[start : start + DERIVE_CHUNK])
-                if progress:
-                    progress(name, min(start + DERIVE_CHUNK, len(ids)), len(ids))
-        _same_names(session, sorted(researchers), progress)
+        for done, chunk in _chunks(paper_ids):
+            session.execute_write(_run_all, _CITES, chunk)
+            _report(progress, "citations", done, len(paper_ids))
+        for done, chunk in _chunks(researcher_ids):
+            session.execute_write(_run_all, _AFFILIATED, chunk)
+            _report(progress, "affiliations", done, len(researcher_ids))
+        finished: set[str] = set()  # researchers of the chunks done: their pairs are computed
+        for done, chunk in _chunks(researcher_ids):
+            session.execute_write(_coauthors_tx, chunk, finished)
+            finished.update(chunk)
+            _report(progress, "co-authorships", done, len(researcher_ids))
+        _same_names(session, researcher_ids, progress)
         return session.execute_write(_bump)
+
+
+_CITES = (derive.CLEAR_CITES_OUT, derive.BUILD_CITES_OUT, derive.BUILD_CITES_IN)
+_AFFILIATED = (derive.CLEAR_AFFILIATED, derive.BUILD_AFFILIATED)
+
+
+def _chunks(ids: list[str]) -> Iterator[tuple[int, list[str]]]:
+    """(ids done once this chunk is, chunk) for chunks of DERIVE_CHUNK ids."""
+    for start in range(0, len(ids), DERIVE_CHUNK):
+        chunk = ids[start : start + DERIVE_CHUNK]
+        yield start + len(chunk), chunk
+
+
+def _report(progress: Progress | None, step: str, done: int, total: int) -> None:
+    if progress is not None:
+        progress(step, done, total)
 
 
 def _claim(session: Session, papers: list[str], progress: Progress | None) -> set[str]:
     """Apply the id-less author claiming rule (loaders/claims.py); returns the researchers it moved edges of."""
     touched: set[str] = set()
-    for start in range(0, len(papers), DERIVE_CHUNK):
-        for move in session.execute_write(_claim_tx, papers[start : start + DERIVE_CHUNK]):
+    for done, chunk in _chunks(papers):
+        for move in session.execute_write(_claim_tx, chunk):
             touched |= {move["from"], move["to"]}
-        if progress:
-            progress("claims", min(start + DERIVE_CHUNK, len(papers)), len(papers))
+        _report(progress, "claims", done, len(papers))
     return touched
+
+
+def _coauthors_tx(tx: ManagedTransaction, ids: list[str], finished: set[str]) -> None:
+    """COAUTHORED_WITH of one chunk of researchers. A pair of two touched researchers is computed
+    once: within the chunk from its smaller id (BUILD_COAUTHORED), across chunks by the chunk that
+    came first, so co-authors in `finished` (earlier chunks) are skipped."""
+    partners = [rec["partner"] for rec in tx.run(derive.CLEAR_COAUTHORED, ids=ids)]
+    done = [partner for partner in partners if partner in finished]
+    tx.run(derive.BUILD_COAUTHORED, ids=ids, done=done).consume()
 
 
 def _same_names(session: Session, touched: list[str], progress: Progress | None) -> None:
     """Recompute SAME_NAME_AS in every same-name bucket a touched researcher is in."""
     keys: set[str] = set()
-    for start in range(0, len(touched), DERIVE_CHUNK):
-        chunk = touched[start : start + DERIVE_CHUNK]
+    for _, chunk in _chunks(touched):
         session.execute_write(_run_all, (derive.CLEAR_SAME_NAME,), chunk)  # a changed name leaves its bucket
         keys |= set(session.execute_read(_column, derive.TOUCHED_NAME_KEYS, "name_key", chunk))
     ordered = sorted(keys)
-    for start in range(0, len(ordered), DERIVE_CHUNK):
-        members = session.execute_read(_records, derive.NAME_BUCKETS, keys=ordered[start : start + DERIVE_CHUNK])
+    for done, chunk in _chunks(ordered):
+        members = session.execute_read(_records, derive.NAME_BUCKETS, keys=chunk)
         session.execute_write(_same_name_tx, sorted({m["id"] for m in members}), same_name_pairs(members))
-        if progress:
-            progress("same-name candidates", min(start + DERIVE_CHUNK, len(ordered)), len(ordered))
+        _report(progress, "same-name candidates", done, len(ordered))
 
 
 def same_name_pairs(members: list[dict[str, Any]], bucket_limit: int = SAME_NAME_BUCKET_LIMIT) -> list[dict[str, str]]:
@@ -82,7 +106,7 @@ def same_name_pairs(members: list[dict[str, Any]], bucket_limit: int = SAME_NAME
     for m in members:
         if m["is_person"] and m["name"]:
             buckets.setdefault(m["name_key"], []).append(m)
-    pairs = []
+    pairs: list[dict[str, str]] = []
     for people in buckets.values():
         if len(people) > bucket_limit:
             continue
@@ -94,11 +118,11 @@ def same_name_pairs(members: list[dict[str, Any]], bucket_limit: int = SAME_NAME
     return pairs
 
 
-def _column(tx: ManagedTransaction, query: str, column: str, ids: list[str]) -> list[Any]:
+def _column(tx: ManagedTransaction, query: LiteralString, column: str, ids: list[str]) -> list[Any]:
     return [rec[column] for rec in tx.run(query, ids=ids)]
 
 
-def _records(tx: ManagedTransaction, query: str, **params: Any) -> list[dict[str, Any]]:
+def _records(tx: ManagedTransaction, query: LiteralString, **params: Any) -> list[dict[str, Any]]:
     return [rec.data() for rec in tx.run(query, **params)]
 
 
@@ -124,10 +148,10 @@ def _claim_tx(tx: ManagedTransaction, papers: list[str]) -> list[dict[str, Any]]
     return moves
 
 
-def _run_all(tx: ManagedTransaction, statements: Iterable[str], ids: list[str]) -> None:
+def _run_all(tx: ManagedTransaction, statements: Iterable[LiteralString], ids: list[str]) -> None:
     for statement in statements:
         tx.run(statement, ids=ids).consume()
 
 
 def _bump(tx: ManagedTransaction) -> int:
-    return tx.run(derive.BUMP_DATA_VERSION).single()["data_version"]
+    return int(tx.run(derive.BUMP_DATA_VERSION).single(strict=True)["data_version"])

@@ -8,26 +8,33 @@ from typing import LiteralString
 
 # Drops the COAUTHORED_WITH edges of the given researchers that BUILD_COAUTHORED would not leave:
 # pairs no longer sharing a paper, and edges stored from the larger id to the smaller (an id changed).
-# The edges that stay are updated in place by BUILD_COAUTHORED (a reload rewrites nothing); returns nothing.
+# The edges that stay are updated in place by BUILD_COAUTHORED (a reload rewrites nothing).
+# Returns {partner}: every co-author of the given researchers who is not one of them (once).
 CLEAR_COAUTHORED: LiteralString = """
 UNWIND $ids AS rid
 MATCH (a:Researcher {id: rid})
 USING INDEX a:Researcher(id)
 WITH a, COLLECT { MATCH (a)-[:AUTHORED]->(:Paper)<-[:AUTHORED]-(b:Researcher) WHERE b <> a
                   RETURN DISTINCT b.id } AS partners
-MATCH (a)-[c:COAUTHORED_WITH]-(b)
-WHERE NOT b.id IN partners OR startNode(c).id >= endNode(c).id
-DELETE c
+CALL (a, partners) {
+  MATCH (a)-[c:COAUTHORED_WITH]-(b)
+  WHERE NOT b.id IN partners OR startNode(c).id >= endNode(c).id
+  DELETE c
+}
+UNWIND partners AS partner
+WITH DISTINCT partner WHERE NOT partner IN $ids
+RETURN partner
 """
 
 # Rebuilds COAUTHORED_WITH {weight: shared papers, first_year, last_year} for every pair with at
-# least one given researcher, stored from the smaller id to the larger; a pair of two given
-# researchers is computed once (from its smaller id); returns nothing.
+# least one given researcher, stored from the smaller id to the larger, except pairs with a co-author
+# in $done (computed already, by an earlier chunk); a pair of two given researchers is computed once
+# (from its smaller id); returns nothing.
 BUILD_COAUTHORED: LiteralString = """
 UNWIND $ids AS rid
 MATCH (a:Researcher {id: rid})-[:AUTHORED]->(p:Paper)<-[:AUTHORED]-(b:Researcher)
 USING INDEX a:Researcher(id)
-WHERE a <> b AND (a.id < b.id OR NOT b.id IN $ids)
+WHERE a <> b AND (a.id < b.id OR NOT b.id IN $ids) AND NOT b.id IN $done
 WITH a, b, count(DISTINCT p) AS weight, min(p.year) AS first_year, max(p.year) AS last_year
 WITH CASE WHEN a.id < b.id THEN a ELSE b END AS x, CASE WHEN a.id < b.id THEN b ELSE a END AS y,
      weight, first_year, last_year

@@ -7,15 +7,17 @@ in B's author files, and B's works cite A's (so B then A resolves citations when
 from __future__ import annotations
 
 import json
+from typing import Any, LiteralString
 
 import pytest
-from neo4j import Driver
+from neo4j import Driver, ManagedTransaction, Result
 
 from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
 from weft.graph.migrate import reset
-from weft.loaders import write
+from weft.loaders import derived, write
 from weft.loaders.run import load_paths
+from weft.queries import derive
 
 
 def _a() -> list:
@@ -101,6 +103,34 @@ def test_b_then_a_and_a_b_a_give_the_same_graph(driver: Driver, reference: tuple
 def test_small_batches_give_the_same_graph(driver: Driver, reference: tuple) -> None:
     reset(driver, "neo4j")
     _load(driver, _a() + _b(), batch_size=97)
+    assert graph_state(driver, "neo4j") == reference
+
+
+def test_small_derive_chunks_give_the_same_graph(
+    driver: Driver, reference: tuple, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Co-author pairs spanning two derive chunks are computed by the first chunk only (the second
+    skips them), and the graph is the one of large chunks."""
+    reset(driver, "neo4j")
+    skipped: list[str] = []  # co-authors BUILD_COAUTHORED was told an earlier chunk computed
+    real_tx = derived._coauthors_tx
+
+    class Spy:
+        def __init__(self, tx: ManagedTransaction) -> None:
+            self.tx = tx
+
+        def run(self, query: LiteralString, **params: Any) -> Result:
+            if query == derive.BUILD_COAUTHORED:
+                skipped.extend(params["done"])
+            return self.tx.run(query, **params)
+
+    def spying(tx: ManagedTransaction, ids: list[str], finished: set[str]) -> None:
+        real_tx(Spy(tx), ids, finished)  # type: ignore[arg-type]  # duck-typed transaction
+
+    monkeypatch.setattr(derived, "DERIVE_CHUNK", 37)
+    monkeypatch.setattr(derived, "_coauthors_tx", spying)
+    _load(driver, _a(), _b())
+    assert skipped  # pairs across chunks were left to the chunk that computed them
     assert graph_state(driver, "neo4j") == reference
 
 
