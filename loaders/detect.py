@@ -67,10 +67,6 @@ class FileFormat:
         """Whether its rows only add to papers loaded from other files (S2 citations, abstracts, tldrs)."""
         return self.kind in ATTACHING_KINDS
 
-    def describe(self) -> str:
-        """`Semantic Scholar dataset:papers (jsonl)`."""
-        return f"{SOURCE_NAMES[self.source]} {self.kind} ({self.container})"
-
 
 def classify(record: JSON) -> tuple[str, str] | None:
     """`(source, kind)` of one raw record, or None when it is no known format.

@@ -439,21 +439,6 @@ def shared_props(label: str, rows: list[_Row]) -> tuple[dict[str, Any], dict[str
     return props, ranks, names
 
 
-def merge_prop_ranks(
-    stored: list[str], props: dict[str, Any], ranks: dict[str, str]
-) -> tuple[dict[str, Any], list[str]]:
-    """What an upsert does to shared properties, in Python (for the bulk path to match it exactly):
-    the properties to write and the new sorted `prop_ranks`, given the node's stored `prop_ranks`.
-
-    >>> merge_prop_ranks(["title=2|3|b|x"], {"title": "T", "year": 1}, {"title": "2|3|a|y", "year": "2|3|a|y"})
-    ({'year': 1}, ['title=2|3|b|x', 'year=2|3|a|y'])
-    """
-    old = {entry.split("=", 1)[0]: entry for entry in stored}
-    take = {k: v for k, v in props.items() if k not in old or old[k] <= f"{k}={ranks[k]}"}
-    entries = {**old, **{k: f"{k}={ranks[k]}" for k in take}}
-    return take, sorted(entries.values())
-
-
 def _upsert(tx: ManagedTransaction, label: str, groups: list[_Group]) -> dict[tuple[int, int], bool]:
     """Upsert one row per node: each property from the highest-ranked row having it, each source's
     own values from that source's newest row.

@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import shared_path
 from weft.graph.errors import InvalidInput
 from weft.loaders import arxiv, openalex, s2
-from weft.loaders.detect import FileFormat, classify, detect_file, plan
+from weft.loaders.detect import classify, detect_file, plan
 from weft.loaders.reader import UnknownFormat
 
 
@@ -143,9 +143,3 @@ def test_classify_single_records() -> None:
     assert classify({"total": 1, "data": [{"DOI": "10.1/x"}]}) is None
     assert classify({"DOI": "10.1/x"}) is None
     assert classify([1, 2]) is None and classify("text") is None
-
-
-def test_file_format_describes_itself() -> None:
-    fmt = detect_file(shared_path("semanticscholar", "datasets_sample", "papers", "papers-sample.jsonl.gz"))
-    assert isinstance(fmt, FileFormat)
-    assert fmt.describe() == "Semantic Scholar dataset:papers (jsonl)"
