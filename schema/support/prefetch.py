@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
 from graphql import (
@@ -58,14 +59,32 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 
-@dataclass(frozen=True)
 class AskedField:
-    """One field the query asks (one response key): its name, alias, arguments and what it asks in turn."""
+    """One field the query asks (one response key): its name, alias, arguments and what it asks in turn.
 
-    name: str
-    key: str
-    args: dict[str, Any]
-    selection: Selection
+    `args` and `selection` are worked out on first use, so a root reads only as deep as it folds.
+    """
+
+    def __init__(self, walk: _Walk, of: GraphQLObjectType, key: str, nodes: list[FieldNode]) -> None:
+        self.name = nodes[0].name.value
+        self.key = key
+        self._walk, self._nodes = walk, nodes
+        self._definition = of.fields.get(self.name)  # None for __typename
+
+    @cached_property
+    def args(self) -> dict[str, Any]:
+        """The arguments as the resolver receives them: defaults applied, enums as members, GraphQL names."""
+        if self._definition is None:
+            return {}
+        return get_argument_values(self._definition, self._nodes[0], self._walk.variables)
+
+    @cached_property
+    def selection(self) -> Selection:
+        """What this field asks of its result (empty for a leaf or an abstract type)."""
+        if self._definition is None:
+            return Selection()
+        sets = [n.selection_set for n in self._nodes if n.selection_set is not None]
+        return self._walk.selection(get_named_type(self._definition.type), sets)
 
 
 @dataclass(frozen=True)
@@ -121,17 +140,7 @@ class _Walk:
         grouped: dict[str, list[FieldNode]] = {}
         for s in sets:
             self._collect(of, s, grouped, set())
-        fields: list[AskedField] = []
-        for key, nodes in grouped.items():
-            name = nodes[0].name.value
-            definition = of.fields.get(name)
-            if definition is None:  # __typename
-                fields.append(AskedField(name, key, {}, Selection()))
-                continue
-            args = get_argument_values(definition, nodes[0], self.variables)
-            subsets = [n.selection_set for n in nodes if n.selection_set is not None]
-            fields.append(AskedField(name, key, args, self.selection(get_named_type(definition.type), subsets)))
-        return Selection(fields)
+        return Selection([AskedField(self, of, key, nodes) for key, nodes in grouped.items()])
 
     def _collect(
         self, of: GraphQLObjectType, s: SelectionSetNode, out: dict[str, list[FieldNode]], seen: set[str]
