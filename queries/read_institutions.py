@@ -105,13 +105,15 @@ ROSTER_PAGES: LiteralString = (
     + " AS page\n"
 )
 
-# The institutions whose researchers co-author with those of institution k.id, heaviest summed weight first.
-# The body of a `CALL (k) { … }`: found [{institution (node), weight, researchers}].
+# The institutions whose researchers co-author with those of institution k.id, heaviest summed weight first
+# (each co-author's weights summed once, then spread over their institutions: half the work of expanding
+# every path). The body of a `CALL (k) { … }`: found [{institution (node), weight, researchers}].
 _COLLABORATORS_OF_K: LiteralString = """
   MATCH (i:Institution {id: k.id})<-[:AFFILIATED_WITH]-(:Researcher)-[c:COAUTHORED_WITH]-(o:Researcher)
-        -[:AFFILIATED_WITH]->(j:Institution)
+  WITH i, o, sum(c.weight) AS weight
+  MATCH (o)-[:AFFILIATED_WITH]->(j:Institution)
   WHERE j <> i
-  WITH j, sum(c.weight) AS weight, count(DISTINCT o) AS researchers
+  WITH j, sum(weight) AS weight, count(o) AS researchers
   ORDER BY weight DESC, j.name, j.id
   RETURN collect({institution: j, weight: weight, researchers: researchers}) AS found
 """
