@@ -284,8 +284,6 @@ class MemoryGraph:
         if isinstance(key[2], Node):
             key[2].edges.discard(key)
 
-    _drop_edge = drop_edge  # the name loaders/csv_derived.py still calls; goes when it calls drop_edge
-
     def _release(self, owner: Node, rel_type: str, source: str, keep: set[Node | str]) -> None:
         """queries/load_rels.py's RELEASE_*: `source` leaves the owner's edges of a type whose other
         end it no longer states; edges no source states are deleted."""
