@@ -9,13 +9,23 @@ from weft.queries import admin
 
 
 def migrate(driver: Driver, database: str) -> int:
-    """Create every constraint and index (idempotent); returns how many statements ran."""
+    """Create every constraint and index and backfill papers' sort keys (idempotent); returns how many
+    constraint and index statements ran."""
     statements = (*admin.CONSTRAINTS, *admin.INDEXES)
     with translated_errors("migrating the schema"):
         for statement in statements:
             driver.execute_query(statement, database_=database)
         driver.execute_query(admin.AWAIT_INDEXES, database_=database)
+    backfill_sort_keys(driver, database)
     return len(statements)
+
+
+def backfill_sort_keys(driver: Driver, database: str) -> int:
+    """Set `sort_cited`/`sort_date` on papers lacking them or holding stale values (a database loaded
+    before they existed, or a bulk import); returns how many properties were written."""
+    with translated_errors("backfilling sort keys"), driver.session(database=database) as session:
+        summary = session.run(admin.BACKFILL_SORT_KEYS).consume()
+    return summary.counters.properties_set
 
 
 def reset(driver: Driver, database: str) -> None:

@@ -46,6 +46,7 @@ def node_properties(node: Node, loaded_at: datetime) -> dict[str, Any]:
             (v for v in (props.get("cited_by_count_openalex"), props.get("cited_by_count_s2")) if v is not None),
             None,
         )
+        props.update(sort_keys(props))
     if node.label in ("Researcher", "Institution"):
         names = sorted(node.alt_names or ())
         props["alt_names"] = names or None
@@ -53,6 +54,15 @@ def node_properties(node: Node, loaded_at: datetime) -> dict[str, Any]:
     elif node.alt_names:
         props["alt_names"] = sorted(node.alt_names)
     return props
+
+
+def sort_keys(props: dict[str, Any]) -> dict[str, Any]:
+    """A paper's `sort_cited` and `sort_date` (graph/MODEL.md, "Sort keys"), as UPSERT_PAPERS sets them."""
+    cited, date, year = props.get("cited_by_count"), props.get("publication_date"), props.get("year")
+    return {
+        "sort_cited": 0 if cited is None else cited,
+        "sort_date": date if date is not None else str(year) if year is not None else "",
+    }
 
 
 def apply_claims(graph: MemoryGraph) -> None:

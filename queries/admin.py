@@ -31,6 +31,10 @@ CONSTRAINTS: tuple[LiteralString, ...] = (
 INDEXES: tuple[LiteralString, ...] = (
     "CREATE INDEX paper_year IF NOT EXISTS FOR (n:Paper) ON (n.year)",
     "CREATE INDEX paper_cited IF NOT EXISTS FOR (n:Paper) ON (n.cited_by_count)",
+    # The paper lists' orders, read in index order (graph/MODEL.md, "Sort keys"): most cited (ties newest
+    # first) and by date. Composite, so `ORDER BY p.sort_cited DESC, p.sort_date DESC` needs no sort.
+    "CREATE INDEX paper_sort_cited IF NOT EXISTS FOR (n:Paper) ON (n.sort_cited, n.sort_date)",
+    "CREATE INDEX paper_sort_date IF NOT EXISTS FOR (n:Paper) ON (n.sort_date)",
     "CREATE INDEX researcher_name_key IF NOT EXISTS FOR (n:Researcher) ON (n.name_key)",
     "CREATE INDEX researcher_page_rank IF NOT EXISTS FOR (n:Researcher) ON (n.page_rank)",
     "CREATE INDEX institution_name_key IF NOT EXISTS FOR (n:Institution) ON (n.name_key)",
@@ -49,6 +53,15 @@ INDEXES: tuple[LiteralString, ...] = (
 
 # Blocks until every index is online, so the first query after a migration can use it.
 AWAIT_INDEXES: LiteralString = "CALL db.awaitIndexes(300)"
+
+# Papers' sort keys (graph/MODEL.md, "Sort keys") set wherever they are missing or stale, in batches:
+# the loaders write them, so this only backfills a database loaded before they existed. Idempotent.
+BACKFILL_SORT_KEYS: LiteralString = """
+MATCH (p:Paper)
+WITH p, coalesce(p.cited_by_count, 0) AS cited, coalesce(p.publication_date, toString(p.year), '') AS date
+WHERE p.sort_cited IS NULL OR p.sort_date IS NULL OR p.sort_cited <> cited OR p.sort_date <> date
+CALL (p, cited, date) { SET p.sort_cited = cited, p.sort_date = date } IN TRANSACTIONS OF 10000 ROWS
+"""
 
 # Deletes everything in batches (constraints and indexes stay); returns nothing.
 DELETE_ALL: LiteralString = "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"

@@ -198,6 +198,9 @@ UPSERT_PAPERS: LiteralString = (
     "UNWIND $rows AS row MERGE (n:Paper {id: row.id})"
     + _UPSERT_BODY
     + "SET n.cited_by_count = coalesce(n.cited_by_count_openalex, n.cited_by_count_s2)\n"
+    # the lists' sort keys (graph/MODEL.md, "Sort keys"; admin.BACKFILL_SORT_KEYS computes the same)
+    + "SET n.sort_cited = coalesce(n.cited_by_count, 0),\n"
+    + "    n.sort_date = coalesce(n.publication_date, toString(n.year), '')\n"
     + "RETURN row.i AS i, won"
 )
 

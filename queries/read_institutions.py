@@ -140,11 +140,11 @@ _PAPERS_OF_K: LiteralString = """
   WITH DISTINCT k, p
   WHERE (k.year_from IS NULL OR p.year >= k.year_from) AND (k.year_to IS NULL OR p.year <= k.year_to)
     AND (k.categories IS NULL OR EXISTS { (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN k.categories })
-  WITH k, p ORDER BY
-    CASE WHEN k.sort = 'MOST_CITED' THEN coalesce(p.cited_by_count, 0) ELSE 0 END DESC,
-    CASE WHEN k.sort = 'NEWEST' THEN coalesce(p.publication_date, toString(p.year), '') ELSE '' END DESC,
-    CASE WHEN k.sort = 'OLDEST' THEN coalesce(p.publication_date, toString(p.year), '9999') ELSE '' END ASC,
-    CASE WHEN k.sort = 'MOST_CITED' THEN coalesce(p.publication_date, '') ELSE '' END DESC,
+  WITH k, p, CASE k.sort WHEN 'MOST_CITED' THEN p.sort_cited
+    WHEN 'OLDEST' THEN CASE p.sort_date WHEN '' THEN 0 ELSE 1 END ELSE 0 END AS rank
+  ORDER BY rank DESC,
+    CASE WHEN k.sort = 'OLDEST' THEN p.sort_date ELSE '' END ASC,
+    CASE WHEN k.sort = 'OLDEST' THEN '' ELSE p.sort_date END DESC,
     p.id
   RETURN collect(p) AS found
 """

@@ -55,11 +55,20 @@ RETURN pid AS paper_id, c {.id, .key, .name, .scheme, .level} AS category,
 ORDER BY paper_id, primary DESC, coalesce(score, 0.0) DESC, c.key
 """
 
-# One page of papers matching every non-null filter, sorted by $sort (NEWEST|OLDEST|MOST_CITED),
-# with the total in the same query: total, page (node maps).
+# The order of a paper list as a key (graph/MODEL.md, "Sort keys"): papers come by `rank` descending,
+# then `sort_date` (ascending for OLDEST, else descending), then `id` ascending. `rank` is `sort_cited`
+# for MOST_CITED, 1 (dated) or 0 (undated) for OLDEST, 0 for NEWEST. A page continues after the key
+# `$after` ({rank, date, id} of the last paper shown; null for the first page): keyset paging.
+_SORT_RANK: LiteralString = """CASE $sort WHEN 'MOST_CITED' THEN p.sort_cited
+  WHEN 'OLDEST' THEN CASE p.sort_date WHEN '' THEN 0 ELSE 1 END ELSE 0 END"""
+
+# One page of papers matching every non-null filter, in $sort order (NEWEST|OLDEST|MOST_CITED) after the
+# key $after, with the total in the same query: total, page (at most $limit node maps).
 # Filters: $researcher (id), $institutions (ids; a paper counts when an authorship states one),
-# $categories (ids), $year_from, $year_to, $min_citations.
-PAPER_PAGE: LiteralString = """
+# $categories (ids), $year_from, $year_to, $min_citations. At least one of the first three is set: the
+# papers are found from it and that (smaller) set is sorted; EVERY_PAPER_PAGES serves the rest.
+PAPER_PAGE: LiteralString = (
+    """
 CALL () {
   WITH $researcher AS rid WHERE rid IS NOT NULL
   MATCH (:Researcher {id: rid})-[:AUTHORED]->(p:Paper) RETURN p
@@ -70,30 +79,157 @@ CALL () {
   UNION
   WITH $categories AS cids WHERE $researcher IS NULL AND $institutions IS NULL AND cids IS NOT NULL
   MATCH (c:Category)<-[:IN_CATEGORY]-(p:Paper) WHERE c.id IN cids RETURN p
-  UNION
-  WITH 1 AS everything WHERE $researcher IS NULL AND $institutions IS NULL AND $categories IS NULL
-  MATCH (p:Paper) RETURN p
 }
 WITH DISTINCT p
 WHERE ($year_from IS NULL OR p.year >= $year_from)
   AND ($year_to IS NULL OR p.year <= $year_to)
-  AND ($min_citations IS NULL OR coalesce(p.cited_by_count, 0) >= $min_citations)
+  AND ($min_citations IS NULL OR p.sort_cited >= $min_citations)
   AND ($categories IS NULL OR EXISTS { (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN $categories })
   AND ($institutions IS NULL OR EXISTS {
         (:Researcher)-[a:AUTHORED]->(p) WHERE any(x IN a.institution_ids WHERE x IN $institutions) })
   AND ($researcher IS NULL OR EXISTS { (:Researcher {id: $researcher})-[:AUTHORED]->(p) })
-WITH p ORDER BY
-  CASE WHEN $sort = 'MOST_CITED' THEN coalesce(p.cited_by_count, 0) ELSE 0 END DESC,
-  CASE WHEN $sort = 'NEWEST' THEN coalesce(p.publication_date, toString(p.year), '') ELSE '' END DESC,
-  CASE WHEN $sort = 'OLDEST' THEN coalesce(p.publication_date, toString(p.year), '9999') ELSE '' END ASC,
-  CASE WHEN $sort = 'MOST_CITED' THEN coalesce(p.publication_date, '') ELSE '' END DESC,
-  p.id
 WITH collect(p) AS found
-RETURN size(found) AS total, [x IN found[$skip..$end] | x {.*}] AS page
+CALL (found) {
+  UNWIND found AS p
+  WITH p, """
+    + _SORT_RANK
+    + """ AS rank
+  WHERE $after IS NULL OR rank < $after.rank OR (rank = $after.rank AND (
+        CASE WHEN $sort = 'OLDEST' THEN p.sort_date > $after.date ELSE p.sort_date < $after.date END
+        OR (p.sort_date = $after.date AND p.id > $after.id)))
+  WITH p, rank ORDER BY rank DESC,
+    CASE WHEN $sort = 'OLDEST' THEN p.sort_date ELSE '' END ASC,
+    CASE WHEN $sort = 'OLDEST' THEN '' ELSE p.sort_date END DESC,
+    p.id
+  LIMIT $limit
+  RETURN collect(p {.*}) AS page
+}
+RETURN size(found) AS total, page
 """
+)
+
+# The whole graph's papers (no researcher, institution or category filter) in index order: each order
+# reads its range index from the key after the cursor and stops at $limit (never sorting every paper);
+# the total comes from the count store, or from the sort index when $year_from, $year_to or
+# $min_citations narrow the list. Parameters beyond the filters and $limit say where the page starts
+# (graph/reads/papers.py computes them from the cursor; a null one empties its branch):
+# $tie_cited, $tie_date, $tie_id: the cursor's own sort values (papers equal to them with a larger id);
+# $below_cited, $below_date, $above_date: papers strictly past the cursor's value; $undated_after: the
+# undated papers after this id (OLDEST lists them last). $min_cited is $min_citations or 0.
+# Returns total, page (at most $limit node maps). EVERY_PAPER_PAGES[(sort, narrowed)] is the query.
+_YEARS: LiteralString = """($year_from IS NULL OR p.year >= $year_from)
+    AND ($year_to IS NULL OR p.year <= $year_to)"""
+_MIN_CITED: LiteralString = "($min_citations IS NULL OR p.sort_cited >= $min_citations)"
+
+_COUNT_EVERY_PAPER: LiteralString = """
+CALL () { MATCH (p:Paper) RETURN count(p) AS total }
+"""
+_COUNT_NARROWED: LiteralString = (
+    """
+CALL () {
+  MATCH (p:Paper)
+  WHERE p.sort_cited >= $min_cited AND p.sort_date IS NOT NULL AND """
+    + _YEARS
+    + """
+  RETURN count(p) AS total
+}
+"""
+)
+
+_MOST_CITED_FROM_KEY: LiteralString = (
+    """CALL () {
+  CALL () {
+    MATCH (p:Paper)
+    WHERE p.sort_cited = $tie_cited AND p.sort_date <= $tie_date AND (p.sort_date < $tie_date OR p.id > $tie_id)
+      AND p.sort_cited >= $min_cited AND """
+    + _YEARS
+    + """
+    WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit RETURN p
+    UNION ALL
+    MATCH (p:Paper)
+    WHERE p.sort_cited < $below_cited AND p.sort_cited >= $min_cited AND p.sort_date IS NOT NULL AND """
+    + _YEARS
+    + """
+    WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit RETURN p
+  }
+  WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit
+  RETURN collect(p {.*}) AS page
+}
+RETURN total, page
+"""
+)
+
+_NEWEST_FROM_KEY: LiteralString = (
+    """CALL () {
+  CALL () {
+    MATCH (p:Paper)
+    WHERE p.sort_date = $tie_date AND p.id > $tie_id AND """
+    + _MIN_CITED
+    + " AND "
+    + _YEARS
+    + """
+    WITH p ORDER BY p.id LIMIT $limit RETURN p
+    UNION ALL
+    MATCH (p:Paper)
+    WHERE p.sort_date < $below_date AND """
+    + _MIN_CITED
+    + " AND "
+    + _YEARS
+    + """
+    WITH p ORDER BY p.sort_date DESC, p.id LIMIT $limit RETURN p
+  }
+  WITH p ORDER BY p.sort_date DESC, p.id LIMIT $limit
+  RETURN collect(p {.*}) AS page
+}
+RETURN total, page
+"""
+)
+
+_OLDEST_FROM_KEY: LiteralString = (
+    """CALL () {
+  CALL () {
+    MATCH (p:Paper)
+    WHERE p.sort_date = $tie_date AND p.id > $tie_id AND """
+    + _MIN_CITED
+    + " AND "
+    + _YEARS
+    + """
+    WITH p ORDER BY p.id LIMIT $limit RETURN p
+    UNION ALL
+    MATCH (p:Paper)
+    WHERE p.sort_date > $above_date AND """
+    + _MIN_CITED
+    + " AND "
+    + _YEARS
+    + """
+    WITH p ORDER BY p.sort_date, p.id LIMIT $limit RETURN p
+    UNION ALL
+    MATCH (p:Paper)
+    WHERE p.sort_date = '' AND p.id > $undated_after AND """
+    + _MIN_CITED
+    + " AND "
+    + _YEARS
+    + """
+    WITH p ORDER BY p.id LIMIT $limit RETURN p
+  }
+  WITH p ORDER BY p.sort_date = '', p.sort_date, p.id LIMIT $limit
+  RETURN collect(p {.*}) AS page
+}
+RETURN total, page
+"""
+)
+
+EVERY_PAPER_PAGES: dict[tuple[str, bool], LiteralString] = {
+    ("MOST_CITED", False): _COUNT_EVERY_PAPER + _MOST_CITED_FROM_KEY,
+    ("MOST_CITED", True): _COUNT_NARROWED + _MOST_CITED_FROM_KEY,
+    ("NEWEST", False): _COUNT_EVERY_PAPER + _NEWEST_FROM_KEY,
+    ("NEWEST", True): _COUNT_NARROWED + _NEWEST_FROM_KEY,
+    ("OLDEST", False): _COUNT_EVERY_PAPER + _OLDEST_FROM_KEY,
+    ("OLDEST", True): _COUNT_NARROWED + _OLDEST_FROM_KEY,
+}
 
 # Pages of each researcher's papers, optionally in categories ($keys[].categories: ids) and a year range,
-# sorted by sort (NEWEST|OLDEST|MOST_CITED) (DataLoader; $keys are
+# sorted by sort (NEWEST|OLDEST|MOST_CITED; the order of PAPER_PAGE, by offset) (DataLoader; $keys are
 # [{id, categories, year_from, year_to, sort, skip, end}]): key, total, page (node maps).
 RESEARCHER_PAPER_PAGES: LiteralString = """
 UNWIND $keys AS k
@@ -101,11 +237,11 @@ CALL (k) {
   OPTIONAL MATCH (:Researcher {id: k.id})-[:AUTHORED]->(p:Paper)
   WHERE (k.year_from IS NULL OR p.year >= k.year_from) AND (k.year_to IS NULL OR p.year <= k.year_to)
     AND (k.categories IS NULL OR EXISTS { (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN k.categories })
-  WITH p ORDER BY
-    CASE WHEN k.sort = 'MOST_CITED' THEN coalesce(p.cited_by_count, 0) ELSE 0 END DESC,
-    CASE WHEN k.sort = 'NEWEST' THEN coalesce(p.publication_date, toString(p.year), '') ELSE '' END DESC,
-    CASE WHEN k.sort = 'OLDEST' THEN coalesce(p.publication_date, toString(p.year), '9999') ELSE '' END ASC,
-    CASE WHEN k.sort = 'MOST_CITED' THEN coalesce(p.publication_date, '') ELSE '' END DESC,
+  WITH k, p, CASE k.sort WHEN 'MOST_CITED' THEN p.sort_cited
+    WHEN 'OLDEST' THEN CASE p.sort_date WHEN '' THEN 0 ELSE 1 END ELSE 0 END AS rank
+  ORDER BY rank DESC,
+    CASE WHEN k.sort = 'OLDEST' THEN p.sort_date ELSE '' END ASC,
+    CASE WHEN k.sort = 'OLDEST' THEN '' ELSE p.sort_date END DESC,
     p.id
   RETURN collect(p) AS found
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from weft.graph.identity.lookup import parse_paper_id
 from weft.graph.reads.page import Page, Row, keys_param
@@ -59,21 +59,84 @@ class PaperFilter:
     min_citations: int | None = None
 
 
-async def paper_page(reader: GraphReader, where: PaperFilter, sort: str, skip: int, limit: int) -> Page:
-    """Papers matching `where` in `sort` order (NEWEST, OLDEST, MOST_CITED), rows skip..skip+limit."""
-    params = {
+class PaperKey(NamedTuple):
+    """Where a paper sits in a sorted list (queries/read_papers.py, `_SORT_RANK`): rank, date, id."""
+
+    rank: int
+    date: str
+    id: str
+
+
+def paper_key(row: Row, sort: str) -> PaperKey:
+    """The key of a paper (its node map) in a list sorted by `sort` (NEWEST, OLDEST, MOST_CITED)."""
+    date: str = row.get("sort_date") or ""
+    if sort == "MOST_CITED":
+        rank = int(row.get("sort_cited") or 0)
+    elif sort == "OLDEST":
+        rank = 1 if date else 0
+    else:
+        rank = 0
+    return PaperKey(rank, date, row["id"])
+
+
+@dataclass(frozen=True)
+class KeyedPage:
+    """One page of a list paged by key: the rows shown, the whole list's size, and whether rows follow."""
+
+    rows: list[Row]
+    total: int
+    has_more: bool
+
+
+_ABOVE_EVERY_COUNT = 2**62
+_AFTER_EVERY_DATE = "~"  # sorts after every ISO date, year and ''
+
+
+def _start(sort: str, after: PaperKey | None) -> dict[str, Any]:
+    """EVERY_PAPER_PAGES' parameters saying where a page after `after` starts (None: the first page)."""
+    start: dict[str, Any] = dict.fromkeys(
+        ("tie_cited", "tie_date", "tie_id", "below_cited", "below_date", "above_date", "undated_after")
+    )
+    if after is not None and (sort != "OLDEST" or after.rank == 0):
+        start.update(tie_cited=after.rank, tie_date=after.date, tie_id=after.id)
+    if sort == "MOST_CITED":
+        start["below_cited"] = _ABOVE_EVERY_COUNT if after is None else after.rank
+    elif sort == "NEWEST":
+        start["below_date"] = _AFTER_EVERY_DATE if after is None else after.date
+    elif after is None:
+        start.update(above_date="", undated_after="")
+    elif after.rank == 1:  # OLDEST, after a dated paper: its ties, later dates, then every undated paper
+        start.update(tie_date=after.date, tie_id=after.id, above_date=after.date, undated_after="")
+    return start
+
+
+async def paper_page(
+    reader: GraphReader, where: PaperFilter, sort: str, after: PaperKey | None, limit: int
+) -> KeyedPage:
+    """Papers matching `where` in `sort` order (NEWEST, OLDEST, MOST_CITED): `limit` of them after the
+    key `after` (None: from the start). Without a researcher, institution or category the list is read
+    in index order from the cursor on; with one, that smaller set is sorted."""
+    params: dict[str, Any] = {
         "researcher": where.researcher,
         "institutions": where.institutions,
         "categories": where.categories,
         "year_from": where.year_from,
         "year_to": where.year_to,
         "min_citations": where.min_citations,
+        "min_cited": where.min_citations or 0,
         "sort": sort,
-        "skip": skip,
-        "end": skip + limit,
+        "limit": limit + 1,
     }
-    row = await reader.one(q.PAPER_PAGE, params, "listing papers")
-    return Page(rows=row["page"], total=row["total"]) if row else Page([], 0)
+    if where.researcher is not None or where.institutions is not None or where.categories is not None:
+        params["after"] = None if after is None else after._asdict()
+        query = q.PAPER_PAGE
+    else:
+        params.update(_start(sort, after))
+        narrowed = where.year_from is not None or where.year_to is not None or where.min_citations is not None
+        query = q.EVERY_PAPER_PAGES[(sort, narrowed)]
+    row = await reader.one(query, params, "listing papers")
+    rows: list[Row] = row["page"] if row else []
+    return KeyedPage(rows=rows[:limit], total=row["total"] if row else 0, has_more=len(rows) > limit)
 
 
 ResearcherPageKey = tuple[str, tuple[str, ...] | None, int | None, int | None, str, int, int]

@@ -9,10 +9,10 @@ import strawberry
 from weft.graph.reads import papers
 from weft.schema.context import Info
 from weft.schema.support import prefetch
-from weft.schema.support.connection import After, Connection, First, connection
+from weft.schema.support.connection import After, Connection, First, paper_connection
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import paper_filter
-from weft.schema.support.paging import window
+from weft.schema.support.paging import KeyWindow, key_window
 from weft.schema.types.paper import Paper, fold_paper, prime_paper
 from weft.schema.types.paper_filter_input import PaperFilterInput
 
@@ -50,10 +50,10 @@ class PaperQuery:
         first: First = 20,
         after: After = None,
     ) -> Connection[Paper]:
-        page = window(first, after)
+        page = key_window(first, after, "MOST_CITED")
         where = await paper_filter(info, category, year_from, year_to, institution, researcher)
-        found = await papers.paper_page(info.context.reader, where, "MOST_CITED", page.skip, page.limit)
-        return connection(found, page, Paper.from_record)
+        found = await papers.paper_page(info.context.reader, where, "MOST_CITED", _key(page), page.limit)
+        return paper_connection(found, "MOST_CITED", page, Paper.from_record)
 
     @strawberry.field(name="papers", description="Papers matching a filter, in the order asked.")
     async def paper_list(
@@ -64,10 +64,15 @@ class PaperQuery:
         first: First = 24,
         after: After = None,
     ) -> Connection[Paper]:
-        page = window(first, after)
+        page = key_window(first, after, sort.name, default=24)
         f = filter or PaperFilterInput()
         where = await paper_filter(
             info, f.category, f.year_from, f.year_to, f.institution, f.researcher, f.min_citations, prefix="filter."
         )
-        found = await papers.paper_page(info.context.reader, where, sort.name, page.skip, page.limit)
-        return connection(found, page, Paper.from_record)
+        found = await papers.paper_page(info.context.reader, where, sort.name, _key(page), page.limit)
+        return paper_connection(found, sort.name, page, Paper.from_record)
+
+
+def _key(page: KeyWindow) -> papers.PaperKey | None:
+    """The graph's key of the paper a page continues after."""
+    return None if page.after is None else papers.PaperKey(*page.after)

@@ -7,8 +7,8 @@ from typing import Annotated, Generic, TypeVar
 
 import strawberry
 
-from weft.graph.reads.papers import Page, Row
-from weft.schema.support.paging import Window, encode_cursor
+from weft.graph.reads.papers import KeyedPage, Page, Row, paper_key
+from weft.schema.support.paging import KeyWindow, Window, encode_cursor, encode_key_cursor
 
 NodeT = TypeVar("NodeT")
 
@@ -73,3 +73,9 @@ class Connection(Generic[NodeT]):
 def connection(found: Page, page: Window, node: Callable[[Row], NodeT]) -> Connection[NodeT]:
     """The connection of one graph `Page` read for the `page` window, each row made a node by `node`."""
     return Connection.build([node(row) for row in found.rows], found.total, page)
+
+
+def paper_connection(found: KeyedPage, sort: str, page: KeyWindow, node: Callable[[Row], NodeT]) -> Connection[NodeT]:
+    """The connection of one page of papers paged by key in `sort` order, each cursor holding its paper's key."""
+    items = [(encode_key_cursor(sort, paper_key(row, sort)), node(row)) for row in found.rows]
+    return Connection.keyed(items, found.total, found.has_more, page.after is not None)

@@ -7,6 +7,7 @@ running demo/EXAMPLES.md.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -607,6 +608,96 @@ def test_fragments_and_directives_fold(client: GraphQLClient, monkeypatch, no: b
     with monkeypatch.context() as m:
         m.setattr(prefetch, "FOLDING", False)
         assert client.data(FRAGMENTED, {"id": BUTCHER, "no": no}) == folded
+
+
+# --- the institution page in one query, lists paged by key (issue 9) ---------------------------
+
+ROSTER_DECOYS = {
+    "roster": "roster(first: 1) { totalCount }",
+    "mostCited": "mostCited(first: 1) { title }",
+    "collaborators": "collaborators(first: 1) { totalCount }",
+}
+
+
+def test_readme_roster_is_one_cypher_query(client: GraphQLClient, monkeypatch, truth: OpenAlexTruth) -> None:
+    query = readme_query("InstitutionRoster")
+    folded = client.data(query)
+    assert client.cypher_queries == 1
+    i = folded["institution"]
+    assert i["roster"]["totalCount"] == len(truth.roster(BANGOR)) and len(i["roster"]["edges"]) == 10
+    top = [p["citedByCount"] for p in i["mostCited"]]
+    assert top == [c for _, c in truth.most_cited(truth.works_at(BANGOR))[:3]]
+    assert i["collaborators"]["edges"] and {"source": "ror", "id": BANGOR_ROR} in [
+        {k: x[k] for k in ("source", "id")} for x in i["ids"]
+    ]
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query) == folded
+        assert client.cypher_queries == 5  # lookup, parents, roster, most cited, collaborators
+    decoy = client.data(decoyed(query, ROSTER_DECOYS))["institution"]
+    assert client.cypher_queries > 1
+    assert {k: v for k, v in decoy.items() if not k.startswith("decoy_")} == i
+    assert client.data(query.replace(f'"{BANGOR_ROR}"', '"Bangor University"')) == folded
+    assert client.cypher_queries == 2  # the name look-up, then the page by id
+
+
+KEYED = """query($after: String) { mostCited(first: 100, after: $after) {
+  totalCount pageInfo { hasNextPage hasPreviousPage endCursor }
+  edges { node { id publicationDate citedByCount ids { source id } } } } }"""
+
+
+def in_order(a: dict, b: dict) -> bool:
+    """Most cited first, then the newest, then the smaller internal id (every paper here has a date)."""
+    ka, kb = (a["citedByCount"], a["publicationDate"]), (b["citedByCount"], b["publicationDate"])
+    return ka > kb or (ka == kb and a["id"] < b["id"])
+
+
+def test_most_cited_pages_by_key_cover_every_work_once(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    seen: list[dict] = []
+    after = None
+    while len(seen) <= len(truth.works):
+        conn = client.data(KEYED, {"after": after})["mostCited"]
+        assert conn["totalCount"] == len(truth.works) and conn["pageInfo"]["hasPreviousPage"] == (after is not None)
+        seen += [e["node"] for e in conn["edges"]]
+        if not conn["pageInfo"]["hasNextPage"]:
+            break
+        after = conn["pageInfo"]["endCursor"]
+    assert sorted(openalex_id(n) for n in seen) == sorted(truth.works)
+    assert [n["citedByCount"] for n in seen] == [c for _, c in truth.most_cited()]
+    assert all(in_order(a, b) for a, b in itertools.pairwise(seen))
+
+
+PAPERS_KEYED = """query($after: String, $sort: PaperSort!) { papers(first: 100, after: $after, sort: $sort) {
+  totalCount pageInfo { hasNextPage endCursor } edges { node { id publicationDate ids { source id } } } } }"""
+
+
+@pytest.mark.parametrize("sort", ["NEWEST", "OLDEST"])
+def test_papers_pages_by_key_cover_every_work_once(client: GraphQLClient, truth: OpenAlexTruth, sort: str) -> None:
+    seen: list[dict] = []
+    after = None
+    while len(seen) <= len(truth.works):
+        conn = client.data(PAPERS_KEYED, {"after": after, "sort": sort})["papers"]
+        assert conn["totalCount"] == len(truth.works)
+        seen += [e["node"] for e in conn["edges"]]
+        if not conn["pageInfo"]["hasNextPage"]:
+            break
+        after = conn["pageInfo"]["endCursor"]
+    assert sorted(openalex_id(n) for n in seen) == sorted(truth.works)
+    keys = [(n["publicationDate"], n["id"]) for n in seen]
+    newest = sorted(sorted(keys, key=lambda k: k[1]), key=lambda k: k[0], reverse=True)
+    assert keys == (newest if sort == "NEWEST" else sorted(keys))
+
+
+def test_keyed_lists_refuse_other_cursors(client: GraphQLClient) -> None:
+    newest = client.data("{ papers(first: 2) { pageInfo { endCursor } } }")["papers"]["pageInfo"]["endCursor"]
+    old_offset = "d2VmdDp2MTox"  # weft:v1:1, a position cursor from before keyset paging
+    for query, cursor in (
+        ("query($a: String) { mostCited(first: 2, after: $a) { totalCount } }", newest),
+        ("query($a: String) { papers(first: 2, after: $a) { totalCount } }", old_offset),
+        ("query($a: String) { mostCited(first: 2, after: $a) { totalCount } }", old_offset),
+    ):
+        error = client.post(query, {"a": cursor})["errors"][0]
+        assert error["extensions"] == {"code": "BAD_USER_INPUT", "argument": "after"}, error
 
 
 # --- a real client: gql with schema introspection runs demo/EXAMPLES.md ---------------------
