@@ -122,6 +122,12 @@ def _http_ok(url: str, timeout: float = 2.0) -> bool:
         conn.close()
 
 
+def _port_free(name: str, url: str) -> None:
+    """SystemExit when something already answers at `url`: the run would measure that instead."""
+    if _http_ok(url, timeout=1.0):
+        raise SystemExit(f"something already answers at {url}: stop it or point --{name}-url at it")
+
+
 def _wait_ready(server: Server, timeout_s: float = 90.0) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -153,6 +159,7 @@ def weft_server(uri: str, port: int, url: str | None, log: Path, code: Path | No
     if url:
         yield Server("weft", url)
         return
+    _port_free("weft", f"http://127.0.0.1:{port}/graphql")
     env = dict(os.environ, NEO4J_URI=uri)
     if code is not None:
         env["PYTHONPATH"] = str(code)  # the regular package there wins over the editable install's finder
@@ -182,6 +189,7 @@ def peer_server(uri: str, port: int, url: str | None, peer_dir: Path | None, log
         print(f"no peer: {peer_dir} has no node_modules (cp -r ../shared/bench/peer-neo4j-graphql there, npm install)")
         yield None
         return
+    _port_free("peer", f"http://127.0.0.1:{port}/graphql")
     env = dict(os.environ, NEO4J_URI=uri, PORT=str(port))
     with log.open("wb") as out:
         proc = subprocess.Popen(
