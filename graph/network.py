@@ -1,14 +1,15 @@
-"""Researcher ego networks: parameters, assembly from one Cypher read, ranking, truncation, cache.
+"""Researcher ego networks: parameters, one bounded Cypher read, assembly, cache.
 
-`researcher_network` reads the ego subgraph once (queries.network.EGO_SUBGRAPH), turns it into a
-canonical networkx graph (graph/nx_bridge.py), keeps the `limit` most relevant researchers and
-returns a `Network` whose analytics are computed on first use and cached with it.
+`researcher_network` reads the network once (queries.network.EGO_NETWORK: the database explores the
+rings it needs, ranks, keeps the `limit` most relevant researchers and reads only the ties among
+them), turns it into a canonical networkx graph (graph/nx_bridge.py) and returns a `Network` whose
+analytics are computed on first use and cached with it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -86,6 +87,9 @@ class NetworkParams:
 class Network:
     """A computed network around one centre; analytics describe `graph` (the returned nodes/edges).
 
+    `total_node_count` counts the network within `explored_depth` hops before `limit` (researcher
+    networks stop exploring where a nearer ring already overflows `limit`).
+
     Node attributes: `name`, `paper_count`, `distance` (hops from the centre; researcher networks);
     edge attributes: `weight`, `first_year`, `last_year`.
     """
@@ -95,6 +99,7 @@ class Network:
     graph: nx.Graph[str]
     truncated: bool
     total_node_count: int
+    explored_depth: int = 1
     extra: dict[str, Any] = field(default_factory=dict[str, Any])
 
     @cached_property
@@ -130,109 +135,36 @@ class Network:
             getattr(self, name.value)
 
 
-def window_ties(
-    papers: Mapping[str, Mapping[str, int]], candidates: Iterable[tuple[str, str]], min_weight: int
-) -> list[tuple[str, str, dict[str, Any]]]:
-    """Ties recomputed from the papers two researchers share in the year window.
+def network_from_row(row: Mapping[str, Any], params: NetworkParams) -> Network:
+    """The Network of one EGO_NETWORK row: the kept researchers and the ties among them, as chosen
+    and counted by the database (pure; canonical node and edge order for seeded analytics).
 
-    `papers` maps researcher id -> {paper id: year} (papers in the window only).
-
-    >>> window_ties({"a": {"p1": 2001, "p2": 2003}, "b": {"p1": 2001, "p2": 2003}, "c": {"p9": 2002}},
-    ...             [("a", "b"), ("a", "c")], 1)
-    [('a', 'b', {'weight': 2, 'first_year': 2001, 'last_year': 2003})]
+    >>> row = {"centre": "c", "total": 3, "explored_depth": 1, "truncated": True,
+    ...        "nodes": [{"id": "c", "name": "C", "paper_count": 2, "distance": 0},
+    ...                  {"id": "a", "name": "A", "paper_count": 1, "distance": 1}],
+    ...        "edges": [["c", "a", 2, 2001, 2003]]}
+    >>> n = network_from_row(row, NetworkParams(depth=2, limit=2))
+    >>> list(n.graph.edges(data="weight")), n.truncated, n.total_node_count, n.explored_depth
+    ([('a', 'c', 2)], True, 3, 1)
     """
-    ties: list[tuple[str, str, dict[str, Any]]] = []
-    for a, b in candidates:
-        shared = papers.get(a, {}).keys() & papers.get(b, {}).keys()
-        if len(shared) >= min_weight:
-            years = [papers[a][p] for p in shared]
-            ties.append((a, b, {"weight": len(shared), "first_year": min(years), "last_year": max(years)}))
-    return ties
-
-
-def ego_graph_from_rows(rows: Sequence[Mapping[str, Any]], params: NetworkParams) -> tuple[str, nx.Graph[str]] | None:
-    """(centre id, full ego graph) from EGO_SUBGRAPH rows; None when the researcher is unknown.
-
-    Ties are the stored COAUTHORED_WITH ones, or, with a year window, recomputed from the papers
-    shared in the window; then only researchers within `depth` hops over the kept ties remain,
-    each with its `distance`.
-    """
-    if not rows:
-        return None
-    centre: str = rows[0]["centre"]
-    known: set[str] = {row["id"] for row in rows}
-    candidates = [(row["id"], tie["target"], tie) for row in rows for tie in row["ties"] if tie["target"] in known]
-    if params.windowed:
-        papers = {row["id"]: {p["id"]: p["year"] for p in row["papers"]} for row in rows}
-        ties = window_ties(papers, [(a, b) for a, b, _ in candidates], params.min_weight)
-        counts = {row["id"]: len(row["papers"]) for row in rows}
-    else:
-        ties = [
-            (a, b, {"weight": t["weight"], "first_year": t["first_year"], "last_year": t["last_year"]})
-            for a, b, t in candidates
-            if (t["weight"] or 0) >= params.min_weight
-        ]
-        counts = {row["id"]: row["paper_count"] for row in rows}
     graph = canonical_graph(
-        ((row["id"], {"name": row["name"], "paper_count": counts[row["id"]]}) for row in rows), ties
-    )
-    distances: dict[str, int] = nx.single_source_shortest_path_length(graph, centre, cutoff=params.depth)
-    graph.remove_nodes_from([n for n in list(graph.nodes) if n not in distances])
-    for node, distance in distances.items():
-        graph.nodes[node]["distance"] = distance
-    return centre, graph
-
-
-def relevance(graph: nx.Graph[str], centre: str, rank_by: str) -> dict[str, float]:
-    """Each node's score under `rank_by` (higher = more relevant; the centre scores infinity).
-
-    WEIGHT: shared papers with the researchers one hop nearer the centre (for direct co-authors,
-    the tie to the centre); PAPERS: paper count; CENTRALITY: weighted PageRank in the whole ego graph.
-
-    >>> g = nx.Graph([("c", "a", {"weight": 1}), ("c", "b", {"weight": 5})])
-    >>> nx.set_node_attributes(g, {"c": 0, "a": 1, "b": 1}, "distance")
-    >>> relevance(g, "c", "WEIGHT")["b"]
-    5
-    """
-    if rank_by == "CENTRALITY":
-        scores: dict[str, float] = dict(centrality.pagerank(graph))
-    elif rank_by == "PAPERS":
-        scores = {n: graph.nodes[n].get("paper_count") or 0 for n in graph.nodes}
-    else:
-        dist = {n: attrs["distance"] for n, attrs in graph.nodes.items()}
-        scores = {
-            n: sum(w for _, m, w in graph.edges(n, data="weight", default=1) if dist[m] == dist[n] - 1)
-            for n in graph.nodes
-        }
-    scores[centre] = float("inf")
-    return scores
-
-
-def keep_most_relevant(graph: nx.Graph[str], centre: str, params: NetworkParams) -> Network:
-    """The `limit` most relevant nodes: nearest first, then by `rank_by` score, then by id.
-
-    Nearer rings are kept before farther ones, so the kept network stays connected to the centre.
-    """
-    scores = relevance(graph, centre, params.rank_by) if graph.number_of_nodes() > params.limit else {}
-    order = sorted(graph.nodes, key=lambda n: (graph.nodes[n]["distance"], -scores.get(n, 0), n))
-    kept = set(order[: params.limit])
-    trimmed = canonical_graph(
-        ((n, graph.nodes[n]) for n in kept),
-        ((a, b, attrs) for a, b, attrs in graph.edges(data=True) if a in kept and b in kept),
+        (
+            (node["id"], {"name": node["name"], "paper_count": node["paper_count"], "distance": node["distance"]})
+            for node in row["nodes"]
+        ),
+        (
+            (source, target, {"weight": weight, "first_year": first, "last_year": last})
+            for source, target, weight, first, last in row["edges"]
+        ),
     )
     return Network(
         kind="researcher",
-        centre=centre,
-        graph=trimmed,
-        truncated=len(kept) < graph.number_of_nodes(),
-        total_node_count=graph.number_of_nodes(),
+        centre=row["centre"],
+        graph=graph,
+        truncated=row["truncated"],
+        total_node_count=row["total"],
+        explored_depth=row["explored_depth"],
     )
-
-
-def assemble(rows: Sequence[Mapping[str, Any]], params: NetworkParams) -> Network | None:
-    """EGO_SUBGRAPH rows to the returned Network (pure; the server runs it in a worker thread)."""
-    built = ego_graph_from_rows(rows, params)
-    return keep_most_relevant(built[1], built[0], params) if built else None
 
 
 async def researcher_network(
@@ -251,18 +183,19 @@ async def researcher_network(
         centre = await find_researcher(reader, researcher_id)
         if centre is None:
             return None
-        rows = await reader.rows(
-            q.EGO_SUBGRAPH,
+        row = await reader.one(
+            q.EGO_NETWORK_WINDOWED if params.windowed else q.EGO_NETWORK,
             {
                 "id": centre["id"],
                 "depth": params.depth,
                 "min_weight": params.min_weight,
                 "year_from": params.year_from,
                 "year_to": params.year_to,
-                "windowed": params.windowed,
+                "limit": params.limit,
+                "rank_by": params.rank_by,
             },
             f"reading the network of researcher {researcher_id!r}",
         )
-        return await asyncio.to_thread(assemble, rows, params)
+        return await asyncio.to_thread(network_from_row, row, params) if row else None
 
     return await cached(reader, cache, ("researcher", researcher_id, params), compute)

@@ -1,8 +1,8 @@
 """Institution networks: institutions linked by papers their researchers wrote together.
 
-One Cypher read (queries.network.INSTITUTION_SUBGRAPH) gives the centre, every institution stated
-on at least `min_weight` of the centre's papers, and each one's paper ids; a tie's weight is the
-number of papers stating both institutions.
+One Cypher read (queries.network.INSTITUTION_NETWORK) ranks the institutions stated on at least
+`min_weight` of the centre's papers, keeps the strongest `limit - 1` in the database and gives the
+paper ids of those only; a tie's weight is the number of papers stating both institutions.
 """
 
 from __future__ import annotations
@@ -29,11 +29,13 @@ def check_institution_args(min_weight: int, limit: int) -> None:
 
 
 def institution_network_from_rows(rows: Sequence[Mapping[str, Any]], min_weight: int, limit: int) -> Network | None:
-    """The network from INSTITUTION_SUBGRAPH rows: the centre plus its `limit - 1` strongest partners.
+    """The network from INSTITUTION_NETWORK rows: the centre plus its `limit - 1` strongest partners
+    (the rows hold at most those; `partners` counts every one passing `min_weight`).
 
-    >>> rows = [{"centre": "i1", "id": "i1", "name": "A", "country": "GB", "papers": ["p1", "p2"]},
-    ...         {"centre": "i1", "id": "i2", "name": "B", "country": "US", "papers": ["p1", "p2"]},
-    ...         {"centre": "i1", "id": "i3", "name": "C", "country": None, "papers": ["p2", "p9"]}]
+    >>> row = {"centre": "i1", "partners": 2}
+    >>> rows = [row | {"id": "i1", "name": "A", "country": "GB", "papers": ["p1", "p2"]},
+    ...         row | {"id": "i2", "name": "B", "country": "US", "papers": ["p1", "p2"]},
+    ...         row | {"id": "i3", "name": "C", "country": None, "papers": ["p2", "p9"]}]
     >>> n = institution_network_from_rows(rows, 1, 10)
     >>> sorted(n.graph.edges(data="weight"))
     [('i1', 'i2', 2), ('i1', 'i3', 1), ('i2', 'i3', 1)]
@@ -70,8 +72,8 @@ def institution_network_from_rows(rows: Sequence[Mapping[str, Any]], min_weight:
         kind="institution",
         centre=centre,
         graph=graph,
-        truncated=len(partners) > limit - 1,
-        total_node_count=len(partners) + 1,
+        truncated=rows[0]["partners"] > limit - 1,
+        total_node_count=rows[0]["partners"] + 1,
     )
 
 
@@ -91,8 +93,8 @@ async def institution_network(
         if centre is None:
             return None
         rows = await reader.rows(
-            q.INSTITUTION_SUBGRAPH,
-            {"id": centre["id"], "min_weight": min_weight},
+            q.INSTITUTION_NETWORK,
+            {"id": centre["id"], "min_weight": min_weight, "limit": limit},
             f"reading the network of institution {institution_id!r}",
         )
         return institution_network_from_rows(rows, min_weight, limit)

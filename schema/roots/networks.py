@@ -31,8 +31,12 @@ class NetworkQuery:
     @strawberry.field(
         description="A researcher's co-authorship network (from COAUTHORED_WITH) within `depth` hops "
         "(1..3); ties lighter than `minWeight` are left out; with `yearFrom`/`yearTo` a tie's weight "
-        "counts only papers in that window. `limit` (1..1000) keeps the most relevant researchers by "
-        "`rankBy`, nearest first; null for an unknown id."
+        "counts only papers in that window. `limit` (1..1000) keeps the centre and the most relevant "
+        "researchers, nearest ring first, within a ring by `rankBy` (then by id), chosen in the database; "
+        "`edges` are the ties among the kept ones. Bounded: a ring is read only while the nearer rings "
+        "hold fewer than `limit` researchers, so at most `limit - 1` researchers' ties are expanded "
+        "(`exploredDepth` says how far it read). CENTRALITY is approximated by the number of co-authors "
+        "in the whole graph (PageRank of the ego network would need all of it). Null for an unknown id."
     )
     async def researcher_network(
         self,

@@ -15,8 +15,16 @@ class ResearcherNetwork(CollaborationNetwork):
     centre: str = strawberry.field(description="Internal id of the researcher at the centre.")
     nodes: list[NetworkNode] = strawberry.field(description="Researchers, nearest first.")
     edges: list[NetworkEdge] = strawberry.field(description="Co-authorship ties among the returned researchers.")
-    truncated: bool = strawberry.field(description="True when `limit` left researchers out.")
-    total_node_count: int = strawberry.field(description="Researchers in the network before `limit`.")
+    truncated: bool = strawberry.field(description="True when `limit` left researchers out (exact).")
+    total_node_count: int = strawberry.field(
+        description="Researchers within `exploredDepth` hops before `limit`: the whole network when "
+        "`exploredDepth` equals `depth`, else a lower bound (and `truncated` is true)."
+    )
+    explored_depth: int = strawberry.field(
+        description="Rings explored: `depth`, or the nearest ring k that already leaves out researchers "
+        "(rings 0..k hold more than `limit`, or exactly `limit` with more beyond); farther rings could not "
+        "be kept, so they are not read."
+    )
 
     @classmethod
     def from_record(cls, network: Network) -> ResearcherNetwork:
@@ -28,5 +36,6 @@ class ResearcherNetwork(CollaborationNetwork):
             edges=[NetworkEdge.from_record(a, b, attrs) for a, b, attrs in g.edges(data=True)],
             truncated=network.truncated,
             total_node_count=network.total_node_count,
+            explored_depth=network.explored_depth,
             network=network,
         )

@@ -10,7 +10,7 @@ import pytest
 
 from weft.graph.analytics import centrality, communities, components, structure
 from weft.graph.errors import InvalidInput
-from weft.graph.network import NetworkParams, ego_graph_from_rows, keep_most_relevant, window_ties
+from weft.graph.network import Network, NetworkParams, network_from_row
 from weft.graph.network_cache import MISSING, VersionedCache
 from weft.graph.network_institutions import institution_network_from_rows
 from weft.graph.network_paths import check_path_args, result_from_row
@@ -21,29 +21,23 @@ from weft.server.cli.analysis import parse_param
 from weft.server.network_routes import params_from_query
 
 
-def tie(target: str, weight: int, first: int = 2000, last: int = 2001) -> dict:
-    return {"target": target, "weight": weight, "first_year": first, "last_year": last}
+def node(node_id: str, distance: int, papers: int = 1) -> dict:
+    return {"id": node_id, "name": node_id.upper(), "paper_count": papers, "distance": distance}
 
 
-def row(node: str, ties: list[dict], papers: list[tuple[str, int]] = (), count: int = 1) -> dict:
-    return {
-        "centre": "c",
-        "id": node,
-        "name": node.upper(),
-        "paper_count": count,
-        "papers": [{"id": p, "year": y} for p, y in papers],
-        "ties": ties,
-    }
+def edge(a: str, b: str, weight: int, first: int = 2000, last: int = 2001) -> list:
+    return [a, b, weight, first, last]
 
 
-# c - a (3), c - b (1), a - d (2), d - e (1): e is 3 hops from c.
-ROWS = [
-    row("a", [tie("c", 3), tie("d", 2)], count=4),
-    row("b", [], count=9),
-    row("c", [tie("b", 1)], count=5),
-    row("d", [tie("e", 1)], count=2),
-    row("e", [], count=1),
-]
+# An EGO_NETWORK row: c - a (3), c - b (1), a - d (2); 5 researchers within depth 3, 4 kept.
+ROW = {
+    "centre": "c",
+    "total": 5,
+    "explored_depth": 3,
+    "truncated": True,
+    "nodes": [node("c", 0, 5), node("a", 1, 4), node("b", 1, 9), node("d", 2, 2)],
+    "edges": [edge("c", "a", 3), edge("c", "b", 1), edge("d", "a", 2)],
+}
 
 
 @pytest.mark.parametrize(
@@ -66,54 +60,19 @@ def test_bad_parameters_name_the_argument(params: NetworkParams, argument: str) 
     assert argument in str(caught.value)
 
 
-def test_ego_distances_and_depth_cut() -> None:
-    centre, graph = ego_graph_from_rows(ROWS, NetworkParams(depth=2))
-    assert centre == "c"
-    assert dict(graph.nodes(data="distance")) == {"a": 1, "b": 1, "c": 0, "d": 2}
-    assert sorted(graph.edges(data="weight")) == [("a", "c", 3), ("a", "d", 2), ("b", "c", 1)]
-    assert graph.nodes["b"]["paper_count"] == 9
-
-
-def test_min_weight_drops_ties_then_unreachable_nodes() -> None:
-    _, graph = ego_graph_from_rows(ROWS, NetworkParams(depth=3, min_weight=2))
-    assert sorted(graph.nodes) == ["a", "c", "d"]
-    assert sorted(graph.edges) == [("a", "c"), ("a", "d")]
-
-
-def test_year_window_recomputes_weights_from_shared_papers() -> None:
-    rows = [
-        row("c", [tie("a", 3)], papers=[("p1", 2001), ("p2", 2003)]),
-        row("a", [tie("b", 1)], papers=[("p1", 2001), ("p2", 2003), ("p3", 2003)]),
-        row("b", [], papers=[("p9", 2002)]),
-    ]
-    _, graph = ego_graph_from_rows(rows, NetworkParams(depth=2, year_from=2000, year_to=2005))
-    assert graph.edges["a", "c"] == {"weight": 2, "first_year": 2001, "last_year": 2003}
-    assert "b" not in graph  # a and b share no paper in the window
-    assert graph.nodes["a"]["paper_count"] == 3
-    assert window_ties({"x": {"p": 1}}, [("x", "y")], 1) == []
-
-
-def test_limit_keeps_nearest_ring_first_then_by_weight() -> None:
-    _, graph = ego_graph_from_rows(ROWS, NetworkParams(depth=3))
-    network = keep_most_relevant(graph, "c", NetworkParams(depth=3, limit=2))
-    assert sorted(network.graph.nodes) == ["a", "c"]  # a (weight 3 to c) beats b (weight 1)
-    assert network.truncated and network.total_node_count == 5
-    by_papers = keep_most_relevant(graph, "c", NetworkParams(depth=3, limit=2, rank_by="PAPERS"))
-    assert sorted(by_papers.graph.nodes) == ["b", "c"]  # b has 9 papers, a 4
-    whole = keep_most_relevant(graph, "c", NetworkParams(depth=3, limit=10))
-    assert not whole.truncated and whole.graph.number_of_nodes() == 5
-    three = keep_most_relevant(graph, "c", NetworkParams(depth=3, limit=4))
-    assert nx.is_connected(three.graph) and "d" in three.graph
-
-
-def test_centrality_ranking_uses_pagerank_of_whole_ego_graph() -> None:
-    star = [row("c", [tie("a", 1), tie("b", 1)]), row("a", [tie("x", 1), tie("y", 1)]), row("b", [])]
-    star += [row("x", []), row("y", [])]
-    _, graph = ego_graph_from_rows(star, NetworkParams(depth=2))
-    kept = keep_most_relevant(graph, "c", NetworkParams(depth=2, limit=2, rank_by="CENTRALITY"))
-    ranks = nx.pagerank(graph, weight="weight")
-    assert ranks["a"] > ranks["b"]
-    assert sorted(kept.graph.nodes) == ["a", "c"]
+def test_network_from_row_is_the_row_in_canonical_order() -> None:
+    network = network_from_row(ROW, NetworkParams(depth=3, limit=4))
+    assert list(network.graph.nodes) == ["a", "b", "c", "d"]
+    assert list(network.graph.edges(data="weight")) == [("a", "c", 3), ("a", "d", 2), ("b", "c", 1)]
+    assert network.graph.edges["a", "d"] == {"weight": 2, "first_year": 2000, "last_year": 2001}
+    assert dict(network.graph.nodes(data="distance")) == {"a": 1, "b": 1, "c": 0, "d": 2}
+    assert network.graph.nodes["b"] == {"name": "B", "paper_count": 9, "distance": 1}
+    assert (network.centre, network.kind, network.truncated) == ("c", "researcher", True)
+    assert (network.total_node_count, network.explored_depth) == (5, 3)
+    alone = network_from_row(
+        ROW | {"nodes": [node("c", 0)], "edges": [], "total": 1, "truncated": False}, NetworkParams()
+    )
+    assert list(alone.graph.nodes) == ["c"] and alone.graph.number_of_edges() == 0 and not alone.truncated
 
 
 def test_network_analytics_equal_networkx_on_the_same_graph() -> None:
@@ -122,7 +81,7 @@ def test_network_analytics_equal_networkx_on_the_same_graph() -> None:
         ((f"r{n:02d}", {"name": str(n)}) for n in graph.nodes),
         ((f"r{a:02d}", f"r{b:02d}", {"weight": d["weight"]}) for a, b, d in graph.edges(data=True)),
     )
-    network = keep_most_relevant(_with_distance(named, "r00"), "r00", NetworkParams(depth=3, limit=1000))
+    network = Network("researcher", "r00", _with_distance(named, "r00"), False, named.number_of_nodes())
     direct = nx.Graph()
     direct.add_nodes_from(sorted(named.nodes))
     direct.add_edges_from(sorted(named.edges(data=True)))
@@ -164,9 +123,9 @@ def test_cache_hits_and_drops_on_new_data_version() -> None:
 
 def test_institution_network_keeps_strongest_partners() -> None:
     rows = [
-        {"centre": "i1", "id": "i1", "name": "A", "country": "GB", "papers": ["p1", "p2", "p3"]},
-        {"centre": "i1", "id": "i2", "name": "B", "country": "US", "papers": ["p1", "p2"]},
-        {"centre": "i1", "id": "i3", "name": "C", "country": "US", "papers": ["p3"]},
+        {"centre": "i1", "partners": 2, "id": "i1", "name": "A", "country": "GB", "papers": ["p1", "p2", "p3"]},
+        {"centre": "i1", "partners": 2, "id": "i2", "name": "B", "country": "US", "papers": ["p1", "p2"]},
+        {"centre": "i1", "partners": 2, "id": "i3", "name": "C", "country": "US", "papers": ["p3"]},
     ]
     network = institution_network_from_rows(rows, 1, 2)
     assert sorted(network.graph.nodes) == ["i1", "i2"] and network.truncated
@@ -198,8 +157,7 @@ def test_export_parameters_from_query_string() -> None:
 
 
 def test_exports_round_trip_through_networkx_readers() -> None:
-    _, graph = ego_graph_from_rows(ROWS, NetworkParams(depth=3))
-    network = keep_most_relevant(graph, "c", NetworkParams(depth=3))
+    network = network_from_row(ROW, NetworkParams(depth=3))
     expected_edges = {frozenset((a, b)): w for a, b, w in network.graph.edges(data="weight")}
     for fmt in ("graphml", "gexf"):
         body = exports.render(network, fmt)
