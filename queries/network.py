@@ -107,19 +107,18 @@ CALL (c, r1, r2, reached, total) {
 WITH c, total, CASE WHEN reached < $depth AND (total > $limit OR more) THEN reached ELSE $depth END AS explored_depth,
   [{n: c, d: 0, s: 0}] + [row IN ring1 | {n: row.n, d: 1, s: row.s}] + [row IN ring2 | {n: row.n, d: 2, s: row.s}]
     + [row IN ring3 | {n: row.n, d: 3, s: row.s}] AS found
-CALL (found, total) {
-  UNWIND found AS row
-  WITH row, row.n AS n
-  WITH row, n, CASE WHEN total <= $limit THEN 0 WHEN $rank_by = 'PAPERS' THEN """
+UNWIND found AS row
+// Grouping (one row per researcher) leaves the ring lists behind: the rows the sort keeps stay small.
+WITH c, total, explored_depth, row.n AS n, row.d AS d, max(row.s) AS s
+WITH c, total, explored_depth, n, d, CASE WHEN total <= $limit THEN 0 WHEN $rank_by = 'PAPERS' THEN """
         + papers
         + """
-    WHEN $rank_by = 'CENTRALITY' THEN COUNT { (n)-[:COAUTHORED_WITH]-() } ELSE row.s END AS score
-  ORDER BY row.d, score DESC, n.id
-  LIMIT $limit
-  RETURN collect(n) AS kept, collect({id: n.id, name: n.name, distance: row.d, paper_count: """
+  WHEN $rank_by = 'CENTRALITY' THEN COUNT { (n)-[:COAUTHORED_WITH]-() } ELSE s END AS score
+ORDER BY d, score DESC, n.id
+LIMIT $limit
+WITH c, total, explored_depth, collect(n) AS kept, collect({id: n.id, name: n.name, distance: d, paper_count: """
         + papers
         + """}) AS nodes
-}
 CALL (kept) {
   UNWIND kept AS a
 """

@@ -260,3 +260,37 @@ def test_a_limit_inside_ring_two_keeps_ring_one_whole_and_the_heaviest_of_ring_t
     assert {n["id"] for n in net["nodes"] if n["distance"] == 2} == set(top)
     kept = {n["id"] for n in net["nodes"]}
     assert all(e["source"] in kept and e["target"] in kept for e in net["edges"])
+
+
+INSTITUTIONS = """query($id: String!, $minWeight: Int!, $limit: Int!) {
+  institutionNetwork(id: $id, minWeight: $minWeight, limit: $limit) {
+    centre truncated nodes { id paperCount } edges { source target weight } } }"""
+
+
+@pytest.mark.parametrize(("min_weight", "limit"), [(1, 2), (1, 6), (2, 4), (1, 1000)])
+def test_institution_network_keeps_the_partners_sharing_most_papers(
+    client: TestClient, openalex_graph: Driver, min_weight: int, limit: int
+) -> None:
+    stated: dict[str, set[str]] = defaultdict(set)
+    authored, _, _ = openalex_graph.execute_query(
+        "MATCH (:Researcher)-[a:AUTHORED]->(p:Paper) UNWIND a.institution_ids AS i "
+        "MATCH (:Institution {id: i}) RETURN DISTINCT p.id AS p, i"
+    )
+    for r in authored:
+        stated[r["i"]].add(r["p"])
+    centre = openalex_graph.execute_query("MATCH (i:Institution {ror: '006jb1a24'}) RETURN i.id AS id").records[0]["id"]
+    shared = {i: len(papers & stated[centre]) for i, papers in stated.items() if i != centre}
+    partners = sorted((i for i, n in shared.items() if n >= min_weight), key=lambda i: (-shared[i], i))
+    kept = [centre, *partners[: limit - 1]]
+    body = client.post(
+        "/graphql", json={"query": INSTITUTIONS, "variables": {"id": centre, "minWeight": min_weight, "limit": limit}}
+    ).json()
+    net = body["data"]["institutionNetwork"]
+    assert net["centre"] == centre and net["truncated"] == (len(partners) > limit - 1)
+    assert {n["id"]: n["paperCount"] for n in net["nodes"]} == {i: len(stated[i]) for i in kept}
+    assert {frozenset((e["source"], e["target"])): e["weight"] for e in net["edges"]} == {
+        frozenset((a, b)): len(stated[a] & stated[b])
+        for a, b in combinations(kept, 2)
+        if len(stated[a] & stated[b]) >= min_weight
+    }
+    assert len(partners) > 6  # the cuts above do cut
