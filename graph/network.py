@@ -135,7 +135,7 @@ class Network:
             getattr(self, name.value)
 
 
-def network_from_row(row: Mapping[str, Any], params: NetworkParams) -> Network:
+def network_from_row(row: Mapping[str, Any]) -> Network:
     """The Network of one EGO_NETWORK row: the kept researchers and the ties among them, as chosen
     and counted by the database (pure; canonical node and edge order for seeded analytics).
 
@@ -143,7 +143,7 @@ def network_from_row(row: Mapping[str, Any], params: NetworkParams) -> Network:
     ...        "nodes": [{"id": "c", "name": "C", "paper_count": 2, "distance": 0},
     ...                  {"id": "a", "name": "A", "paper_count": 1, "distance": 1}],
     ...        "edges": [["c", "a", 2, 2001, 2003]]}
-    >>> n = network_from_row(row, NetworkParams(depth=2, limit=2))
+    >>> n = network_from_row(row)
     >>> list(n.graph.edges(data="weight")), n.truncated, n.total_node_count, n.explored_depth
     ([('a', 'c', 2)], True, 3, 1)
     """
@@ -196,6 +196,6 @@ async def researcher_network(
             },
             f"reading the network of researcher {researcher_id!r}",
         )
-        return await asyncio.to_thread(network_from_row, row, params) if row else None
+        return await asyncio.to_thread(network_from_row, row) if row else None
 
     return await cached(reader, cache, ("researcher", researcher_id, params), compute)

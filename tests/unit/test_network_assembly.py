@@ -61,7 +61,7 @@ def test_bad_parameters_name_the_argument(params: NetworkParams, argument: str) 
 
 
 def test_network_from_row_is_the_row_in_canonical_order() -> None:
-    network = network_from_row(ROW, NetworkParams(depth=3, limit=4))
+    network = network_from_row(ROW)
     assert list(network.graph.nodes) == ["a", "b", "c", "d"]
     assert list(network.graph.edges(data="weight")) == [("a", "c", 3), ("a", "d", 2), ("b", "c", 1)]
     assert network.graph.edges["a", "d"] == {"weight": 2, "first_year": 2000, "last_year": 2001}
@@ -69,9 +69,7 @@ def test_network_from_row_is_the_row_in_canonical_order() -> None:
     assert network.graph.nodes["b"] == {"name": "B", "paper_count": 9, "distance": 1}
     assert (network.centre, network.kind, network.truncated) == ("c", "researcher", True)
     assert (network.total_node_count, network.explored_depth) == (5, 3)
-    alone = network_from_row(
-        ROW | {"nodes": [node("c", 0)], "edges": [], "total": 1, "truncated": False}, NetworkParams()
-    )
+    alone = network_from_row(ROW | {"nodes": [node("c", 0)], "edges": [], "total": 1, "truncated": False})
     assert list(alone.graph.nodes) == ["c"] and alone.graph.number_of_edges() == 0 and not alone.truncated
 
 
@@ -157,7 +155,7 @@ def test_export_parameters_from_query_string() -> None:
 
 
 def test_exports_round_trip_through_networkx_readers() -> None:
-    network = network_from_row(ROW, NetworkParams(depth=3))
+    network = network_from_row(ROW)
     expected_edges = {frozenset((a, b)): w for a, b, w in network.graph.edges(data="weight")}
     for fmt in ("graphml", "gexf"):
         body = exports.render(network, fmt)
