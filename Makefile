@@ -47,6 +47,7 @@ test: install web chromium lint ## lint, then the whole suite against a real Neo
 lint: install ## ruff (rules and format) and pyright (strict on graph/, queries/, loaders/)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(MAKE) --no-print-directory typecheck
 
 typecheck: install ## pyright on the weft.* packages, mirrored under build/typecheck (see pyproject.toml)
 	mkdir -p build/typecheck/weft && find build/typecheck -xtype l -delete

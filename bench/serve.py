@@ -695,6 +695,16 @@ class SliceResult:
     load1: float
 
 
+def graphql_error(body: bytes | None) -> str | None:
+    """The start of a GraphQL response that carries errors (or cannot be parsed), else None."""
+    if not body:
+        return None
+    try:
+        return body[:300].decode(errors="replace") if json.loads(body).get("errors") else None
+    except ValueError:
+        return "unparseable body"
+
+
 def run_slice(
     url: str, pair: gq.Pair, for_peer: bool, clients: int, seconds: float, max_requests: int
 ) -> tuple[int, int, float, list[str]]:
@@ -719,12 +729,7 @@ def run_slice(
                 counts["sent"] += 1
             _, body, error = http_client.post(query, pair.variables(k, for_peer))
             k += clients
-            if error is None and body:
-                try:
-                    if json.loads(body).get("errors"):
-                        error = body[:300].decode(errors="replace")
-                except ValueError:
-                    error = "unparseable body"
+            error = error or graphql_error(body)
             with lock:
                 counts["done"] += 1
                 if error:

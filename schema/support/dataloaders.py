@@ -8,10 +8,11 @@ from typing import Any
 from strawberry.dataloader import DataLoader
 
 from weft.graph.reads import institutions, papers, researchers
+from weft.graph.reads.page import Page
 from weft.graph.reads.reader import GraphReader
 
 Row = dict[str, Any]
-EMPTY_PAGE = papers.Page([], 0)
+EMPTY_PAGE = Page([], 0)
 
 
 def _keyed(

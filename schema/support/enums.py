@@ -37,4 +37,6 @@ class RankBy(Enum):
         "WEIGHT", description="Shared papers with the researchers one hop nearer the centre."
     )
     PAPERS = strawberry.enum_value("PAPERS", description="Paper count.")
-    CENTRALITY = strawberry.enum_value("CENTRALITY", description="Weighted PageRank in the whole ego network.")
+    CENTRALITY = strawberry.enum_value(
+        "CENTRALITY", description="Number of co-authors in the whole graph (a centrality the database can rank by)."
+    )

@@ -284,6 +284,11 @@ def prime_profile(data: Loaders, parts: ProfileParts, profile: Profile) -> None:
     if parts.fields is not None:
         scheme, limit = parts.fields
         prime(data.fields, (rid, scheme, limit), profile.fields)
+    _prime_pages(data, parts, profile, rid)
+
+
+def _prime_pages(data: Loaders, parts: ProfileParts, profile: Profile, rid: str) -> None:
+    """The folded `papers` and `coauthors` pages (and the co-authors' metrics), under their loader keys."""
     if (p := parts.papers) is not None:
         prime(
             data.researcher_papers,

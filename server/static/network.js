@@ -8,7 +8,7 @@
     "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"];
   const QUERY = `query Network($id: String!, $depth: Int!, $minWeight: Int!, $yearFrom: Int, $yearTo: Int, $limit: Int!) {
     researcherNetwork(id: $id, depth: $depth, minWeight: $minWeight, yearFrom: $yearFrom, yearTo: $yearTo, limit: $limit) {
-      centre truncated totalNodeCount
+      centre truncated totalNodeCount exploredDepth
       nodes { id name paperCount distance community }
       edges { source target weight firstYear lastYear }
       stats { nodeCount edgeCount density components averageClustering }
@@ -164,7 +164,8 @@
       const s = network.stats;
       setStatus(`${s.nodeCount} researchers, ${s.edgeCount} ties, ${s.components} component(s), density ` +
         `${s.density.toFixed(3)}, clustering ${s.averageClustering.toFixed(3)}` +
-        (network.truncated ? ` — showing the ${s.nodeCount} most relevant of ${network.totalNodeCount}` : ""));
+        (network.truncated ? ` — showing the ${s.nodeCount} most relevant of ${network.exploredDepth < params.depth ? "at least " : ""}` +
+        `${network.totalNodeCount}` : ""));
       updateExportLinks(params);
       const url = `/researchers/${encodeURIComponent(state.centre)}/network?${queryString(params)}`;
       if (push) window.history.pushState({ centre: state.centre, params }, "", url);
