@@ -52,7 +52,7 @@ lint: install ## ruff (rules and format) and pyright (strict on graph/, queries/
 typecheck: install ## pyright on the weft.* packages, mirrored under build/typecheck (see pyproject.toml)
 	mkdir -p build/typecheck/weft && find build/typecheck -xtype l -delete
 	for d in graph schema loaders server queries; do cp -rsf "$(CURDIR)/$$d" build/typecheck/weft/; done
-	$(BIN)/pyright
+	$(BIN)/pyright --project "$(CURDIR)"
 
 schema: install ## re-export schema.graphql from the code
 	$(BIN)/weft export-schema > schema.graphql
