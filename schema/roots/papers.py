@@ -9,7 +9,7 @@ import strawberry
 from weft.graph.reads import papers
 from weft.schema.context import Info
 from weft.schema.support import prefetch
-from weft.schema.support.connection import After, Connection, First, paper_connection
+from weft.schema.support.connection import After, Connection, First, PaperSortArg, paper_connection
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import paper_filter
 from weft.schema.support.paging import KeyWindow, key_window
@@ -60,7 +60,7 @@ class PaperQuery:
         self,
         info: Info,
         filter: Annotated[PaperFilterInput | None, strawberry.argument(description="Which papers.")] = None,
-        sort: Annotated[PaperSort, strawberry.argument(description="Order of the papers.")] = PaperSort.NEWEST,
+        sort: PaperSortArg = PaperSort.NEWEST,
         first: First = 24,
         after: After = None,
     ) -> Connection[Paper]:

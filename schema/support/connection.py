@@ -8,6 +8,7 @@ from typing import Annotated, Generic, TypeVar
 import strawberry
 
 from weft.graph.reads.papers import KeyedPage, Page, Row, paper_key
+from weft.schema.support.enums import PaperSort
 from weft.schema.support.paging import KeyWindow, Window, encode_cursor, encode_key_cursor
 
 NodeT = TypeVar("NodeT")
@@ -17,6 +18,16 @@ First = Annotated[int, strawberry.argument(description="Page size, at most 100."
 
 After = Annotated[str | None, strawberry.argument(description="Cursor of the item to continue after.")]
 """The `after` argument of every connection field (`after: After = None`)."""
+
+PaperSortArg = Annotated[PaperSort, strawberry.argument(description="Order of the papers.")]
+"""The `sort` argument of paper lists (`sort: PaperSortArg = PaperSort.NEWEST`)."""
+
+CategoryArg = Annotated[str | None, strawberry.argument(description="Only papers in this category (id, key or name).")]
+"""The `category` filter of paper lists."""
+
+YearFromArg = Annotated[int | None, strawberry.argument(description="Only papers from this year on.")]
+YearToArg = Annotated[int | None, strawberry.argument(description="Only papers up to this year.")]
+"""The year window of paper lists."""
 
 
 @strawberry.type(description="Relay page information.")

@@ -16,7 +16,16 @@ from weft.graph.errors import InvalidInput
 from weft.graph.reads.papers import ResearcherPageKey
 from weft.graph.reads.researchers import CoauthorPageKey, CoauthorsPart, PapersPart, Profile, ProfileParts
 from weft.schema.context import Info
-from weft.schema.support.connection import After, Connection, First, connection
+from weft.schema.support.connection import (
+    After,
+    CategoryArg,
+    Connection,
+    First,
+    PaperSortArg,
+    YearFromArg,
+    YearToArg,
+    connection,
+)
 from weft.schema.support.dataloaders import Loaders
 from weft.schema.support.enums import CoauthorSort, PaperSort
 from weft.schema.support.filters import category_ids
@@ -160,12 +169,10 @@ class Researcher(NamedEntity):
         info: Info,
         first: First = 24,
         after: After = None,
-        sort: Annotated[PaperSort, strawberry.argument(description="Order of the papers.")] = PaperSort.NEWEST,
-        category: Annotated[
-            str | None, strawberry.argument(description="Only papers in this category (id, key or name).")
-        ] = None,
-        year_from: Annotated[int | None, strawberry.argument(description="Only papers from this year on.")] = None,
-        year_to: Annotated[int | None, strawberry.argument(description="Only papers up to this year.")] = None,
+        sort: PaperSortArg = PaperSort.NEWEST,
+        category: CategoryArg = None,
+        year_from: YearFromArg = None,
+        year_to: YearToArg = None,
     ) -> Connection[PaperRef]:
         from weft.schema.types.paper import Paper
 
