@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import strawberry
 
 from weft.graph.errors import InvalidInput
+from weft.graph.identity.ids import KEY_PROPERTIES
 from weft.graph.reads.institutions import InstitutionDetails, InstitutionParts, RosterPart
 from weft.schema.context import Info
 from weft.schema.support.connection import (
@@ -41,7 +42,7 @@ from weft.schema.types.roster_entry import RosterEntry
 class Institution(NamedEntity):
     label = "Institution"
     site_section = "institutions"
-    id_props = (("ror", "ror"), ("openalex", "openalex_id"))
+    id_props = KEY_PROPERTIES["Institution"]
     ror: str | None = strawberry.field(description="ROR id, short form (`05dxps055`).")
     country: str | None = strawberry.field(description="ISO country code.")
     ids: list[Identity] = strawberry.field(

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import strawberry
 
+from weft.graph.identity.ids import KEY_PROPERTIES
 from weft.graph.reads.papers import CitedByPart, PaperDetails, PaperParts, ReferencesPart
 from weft.schema.context import Info
 from weft.schema.support.connection import After, Connection, First, connection
@@ -30,15 +31,7 @@ from weft.schema.types.researcher import STATS_FIELDS, connection_window, enum_n
 class Paper(Entity):
     label = "Paper"
     site_section = "papers"
-    id_props = (
-        ("doi", "doi"),
-        ("arxiv", "arxiv_id"),
-        ("openalex", "openalex_id"),
-        ("s2", "s2_id"),
-        ("corpus", "corpus_id"),
-        ("mag", "mag_id"),
-        ("pmid", "pmid"),
-    )
+    id_props = KEY_PROPERTIES["Paper"]
     title: str | None = strawberry.field(description="Title.")
     year: int | None = strawberry.field(description="Publication year.")
     publication_date: str | None = strawberry.field(description="Publication date (ISO `YYYY-MM-DD`).")
