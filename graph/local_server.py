@@ -7,6 +7,7 @@ sessions can run side by side. The jars come from `neo4j/pom.xml` via Maven, onc
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import signal
@@ -25,6 +26,9 @@ from weft.graph.settings import PROJECT_ROOT, Settings
 POM = PROJECT_ROOT / "neo4j" / "pom.xml"
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
+# Graph Data Science's procedure jars: Neo4j finds procedures only in plugins/, while GDS's extension
+# must load from the classpath, so these are on both (plugins/ holds links into lib/)
+GDS_PROCEDURE_JARS = ("proc-*.jar", "alpha-proc-*.jar")
 
 
 @dataclass(frozen=True)
@@ -54,22 +58,47 @@ class Instance:
         return self.home / "logs" / "console.log"
 
 
-def bolt_answers(settings: Settings, timeout_s: float = 2.0) -> bool:
-    """True when a Bolt server answers at NEO4J_URI with the configured credentials."""
+class CredentialsRefused(Unavailable):
+    """A Bolt server answers at NEO4J_URI but refuses NEO4J_USER/NEO4J_PASSWORD (it is left running)."""
+
+    code = "UNAUTHENTICATED"
+
+
+def probe(settings: Settings, timeout_s: float = 2.0) -> str:
+    """`up` when Bolt answers with the configured credentials, `refused` when it answers but refuses
+    them, `down` when nothing usable answers."""
     try:
         with GraphDatabase.driver(settings.neo4j_uri, auth=settings.auth, connection_timeout=timeout_s) as driver:
             driver.verify_connectivity()
-        return True
-    except (ServiceUnavailable, OSError, AuthError, ValueError):
-        return False
-    except Exception:  # noqa: BLE001 - any handshake failure means "not usable"
-        return False
+        return "up"
+    except AuthError:
+        return "refused"
+    except (ServiceUnavailable, OSError, ValueError):
+        return "down"
+    except Exception:  # noqa: BLE001 - any other handshake failure means "not usable"
+        return "down"
+
+
+def bolt_answers(settings: Settings, timeout_s: float = 2.0) -> bool:
+    """True when a Bolt server answers at NEO4J_URI with the configured credentials."""
+    return probe(settings, timeout_s) == "up"
+
+
+def _refused(settings: Settings) -> CredentialsRefused:
+    return CredentialsRefused(
+        f"Neo4j answers at {settings.neo4j_uri} but refuses the credentials of NEO4J_USER/NEO4J_PASSWORD "
+        f"({settings.neo4j_user!r}); it was left running"
+    )
 
 
 def fetch_jars(instance: Instance, quiet: bool = True) -> None:
-    """Copy the server jars from Maven Central into .neo4j/lib (skipped when present)."""
+    """Copy the server jars from Maven Central into .neo4j/lib (skipped when this pom's jars are there).
+
+    The marker holds the pom's hash, so a jar added to neo4j/pom.xml is fetched on the next start.
+    """
     marker = instance.lib / ".complete"
-    if marker.exists():
+    wanted = pom_digest()
+    if marker.exists() and marker.read_text().strip() == wanted:
         return
     if shutil.which("mvn") is None:
         raise Unavailable("Maven (mvn) is needed to fetch the Neo4j server; install it or set NEO4J_URI")
@@ -91,11 +120,33 @@ def fetch_jars(instance: Instance, quiet: bool = True) -> None:
     if result.returncode != 0:
         tail = "\n".join((result.stdout + result.stderr).splitlines()[-20:])
         raise Unavailable(f"fetching Neo4j with Maven failed:\n{tail}")
-    marker.write_text("ok\n")
+    marker.write_text(f"{wanted}\n")
+
+
+def pom_digest() -> str:
+    """A hash of neo4j/pom.xml: which set of jars .neo4j/lib holds."""
+    return hashlib.sha256(POM.read_bytes()).hexdigest()[:16]
+
+
+def browser_url(settings: Settings) -> str | None:
+    """Where Neo4j Browser answers for the local server (None when its HTTP connector is off)."""
+    return f"http://{settings.bolt_host}:{settings.http_port}/browser/" if settings.http_port else None
+
+
+def _http_lines(settings: Settings) -> list[str]:
+    """The HTTP connector (Neo4j Browser) on the loopback address, when a port is set."""
+    if not settings.http_port:
+        return ["server.http.enabled=false"]
+    return [
+        "server.http.enabled=true",
+        f"server.http.listen_address={settings.bolt_host}:{settings.http_port}",
+        f"server.http.advertised_address={settings.bolt_host}:{settings.http_port}",
+    ]
 
 
 def write_config(instance: Instance) -> None:
-    """Write neo4j.conf for a small machine: loopback only, Bolt only, no usage reporting."""
+    """Write neo4j.conf for a small machine: loopback only (Bolt, and HTTP for Neo4j Browser), no usage
+    reporting, Graph Data Science procedures allowed."""
     s = instance.settings
     for sub in ("conf", "data", "logs", "run", "plugins", "import"):
         (instance.home / sub).mkdir(parents=True, exist_ok=True)
@@ -104,8 +155,10 @@ def write_config(instance: Instance) -> None:
         f"server.default_listen_address={s.bolt_host}",
         f"server.bolt.listen_address={s.bolt_host}:{s.bolt_port}",
         f"server.bolt.advertised_address={s.bolt_host}:{s.bolt_port}",
-        "server.http.enabled=false",
+        *_http_lines(s),
         "server.https.enabled=false",
+        # GDS reads and writes the store directly, which Neo4j allows only to unrestricted procedures
+        "dbms.security.procedures.unrestricted=gds.*",
         f"server.memory.heap.initial_size={s.neo4j_heap}",
         f"server.memory.heap.max_size={s.neo4j_heap}",
         f"server.memory.pagecache.size={s.neo4j_pagecache}",
@@ -128,11 +181,39 @@ def write_config(instance: Instance) -> None:
     (instance.conf_dir / "neo4j.conf").write_text("\n".join(lines) + "\n")
 
 
+def link_plugins(instance: Instance) -> None:
+    """Link GDS's procedure jars from lib/ into the instance's plugins/ (stale links replaced)."""
+    plugins = instance.home / "plugins"
+    plugins.mkdir(parents=True, exist_ok=True)
+    for old in plugins.glob("*.jar"):
+        if old.is_symlink():
+            old.unlink()
+    for pattern in GDS_PROCEDURE_JARS:
+        for jar in instance.lib.glob(pattern):
+            (plugins / jar.name).symlink_to(jar)
+
+
 def _set_initial_password(instance: Instance) -> None:
-    """Set the neo4j user's password before first start (neo4j-admin dbms set-initial-password)."""
-    if not instance.settings.neo4j_password or (instance.home / "data" / "dbms").exists():
+    """Set the neo4j user's password before first start (neo4j-admin dbms set-initial-password).
+
+    The password goes in an argument file (`@file`, read by neo4j-admin's picocli; owner-only, removed
+    after), never on a command line that `ps` shows.
+    """
+    password = instance.settings.neo4j_password
+    if not password or (instance.home / "data" / "dbms").exists():
         return
-    run_admin(instance, ["dbms", "set-initial-password", instance.settings.neo4j_password])
+    args = instance.home / "run" / "initial-password.args"
+    args.parent.mkdir(parents=True, exist_ok=True)
+    quoted = '"' + password.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    fd = os.open(args, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(quoted + "\n")
+        result = run_admin(instance, ["dbms", "set-initial-password", f"@{args}"])
+    finally:
+        args.unlink(missing_ok=True)
+    if result.returncode != 0:
+        raise Unavailable(f"setting the initial password failed:\n{result.stdout}{result.stderr}")
 
 
 def run_admin(instance: Instance, args: list[str]) -> subprocess.CompletedProcess[str]:
@@ -194,15 +275,20 @@ def log_tail(instance: Instance, lines: int = 30) -> str:
 def start(settings: Settings, echo: Callable[[str], object] = print) -> str:
     """Start the local server unless Bolt already answers; returns a one-line status."""
     instance = Instance(settings)
-    if bolt_answers(settings):
+    state = probe(settings)
+    if state == "up":
         return f"Neo4j already answers at {settings.neo4j_uri}"
+    if state == "refused":
+        raise _refused(settings)
     if not is_local(settings):
         raise Unavailable(f"nothing answers at {settings.neo4j_uri}, and it is not a local address to start on")
     began = time.monotonic()
-    if read_pid(instance) is None:
+    started_here = read_pid(instance) is None
+    if started_here:
         echo("fetching Neo4j Community jars from Maven Central (first run only)…")
         fetch_jars(instance)
         write_config(instance)
+        link_plugins(instance)
         _set_initial_password(instance)
         instance.log_file.parent.mkdir(parents=True, exist_ok=True)
         java = os.environ.get("JAVA_HOME")
@@ -229,15 +315,25 @@ def start(settings: Settings, echo: Callable[[str], object] = print) -> str:
         instance.pid_file.write_text(f"{proc.pid}\n")
     deadline = began + settings.neo4j_start_timeout_s
     while time.monotonic() < deadline:
-        if bolt_answers(settings, timeout_s=1.0):
-            return f"Neo4j started at {settings.neo4j_uri} in {time.monotonic() - began:.1f}s"
+        state = probe(settings, timeout_s=1.0)
+        if state == "up":
+            return f"Neo4j started at {settings.neo4j_uri} in {time.monotonic() - began:.1f}s{_browser_note(settings)}"
+        if state == "refused":
+            raise _refused(settings)
         if read_pid(instance) is None:
             raise Unavailable(f"Neo4j exited during start-up\n{log_tail(instance)}")
         time.sleep(0.5)
-    stop(settings)
+    if started_here:  # a process this call did not start is never stopped
+        stop(settings)
     raise Unavailable(
         f"Neo4j did not answer at {settings.neo4j_uri} within {settings.neo4j_start_timeout_s}s\n{log_tail(instance)}"
     )
+
+
+def _browser_note(settings: Settings) -> str:
+    """'; Neo4j Browser at URL' for the status line, or nothing when HTTP is off."""
+    url = browser_url(settings)
+    return f"; Neo4j Browser at {url}" if url else ""
 
 
 def stop(settings: Settings, timeout_s: float = 60.0) -> str:

@@ -35,6 +35,15 @@ class Settings:
     neo4j_pagecache: str = "512m"  # WEFT_NEO4J_PAGECACHE
     neo4j_start_timeout_s: int = 120  # WEFT_NEO4J_START_TIMEOUT
     serve_workers: int = 0  # WEFT_WORKERS: `weft serve` processes; 0 means one per available core
+    pair_edge_max_authors: int = 100  # WEFT_PAIR_EDGE_MAX_AUTHORS: larger papers make no co-author pairs
+    same_name_max_bucket: int = 200  # WEFT_SAME_NAME_MAX_BUCKET: larger same-name groups are not linked
+    bulk_memory_limit: str = "2GB"  # WEFT_BULK_MEMORY_LIMIT: DuckDB's memory_limit in `weft build` (it spills beyond)
+    bulk_threads: int = 0  # WEFT_BULK_THREADS: DuckDB threads in `weft build`; 0 means one per core
+    bulk_workers: int = 0  # WEFT_BULK_WORKERS: `weft build` staging processes; 0 means one per core
+    neo4j_http_port: int | None = None  # WEFT_NEO4J_HTTP_PORT: the local server's HTTP/Browser port; 0 = off
+    request_deadline_s: float = 15.0  # WEFT_REQUEST_DEADLINE: all the work of one API request, networkx included
+    max_body_bytes: int = 1_048_576  # WEFT_MAX_BODY_BYTES: larger request bodies get 413 before parsing
+    connect_timeout_s: float = 3.0  # WEFT_CONNECT_TIMEOUT: opening a Bolt connection (and waiting for one)
 
     @property
     def bolt_host(self) -> str:
@@ -43,6 +52,14 @@ class Settings:
     @property
     def bolt_port(self) -> int:
         return urlparse(self.neo4j_uri).port or 7687
+
+    @property
+    def http_port(self) -> int:
+        """The local server's HTTP port (Neo4j Browser): WEFT_NEO4J_HTTP_PORT, else 7474 beside the default
+        Bolt port 7687 and Bolt + 4 beside any other, so servers on different Bolt ports do not clash."""
+        if self.neo4j_http_port is not None:
+            return self.neo4j_http_port
+        return 7474 if self.bolt_port == 7687 else self.bolt_port + 4
 
     @property
     def auth(self) -> tuple[str, str] | None:
@@ -64,6 +81,15 @@ def load_settings() -> Settings:
         neo4j_pagecache=env.get("WEFT_NEO4J_PAGECACHE", Settings.neo4j_pagecache),
         neo4j_start_timeout_s=_int("WEFT_NEO4J_START_TIMEOUT", Settings.neo4j_start_timeout_s),
         serve_workers=_int("WEFT_WORKERS", Settings.serve_workers),
+        pair_edge_max_authors=_int("WEFT_PAIR_EDGE_MAX_AUTHORS", Settings.pair_edge_max_authors),
+        same_name_max_bucket=_int("WEFT_SAME_NAME_MAX_BUCKET", Settings.same_name_max_bucket),
+        bulk_memory_limit=env.get("WEFT_BULK_MEMORY_LIMIT", Settings.bulk_memory_limit),
+        bulk_threads=_int("WEFT_BULK_THREADS", Settings.bulk_threads),
+        bulk_workers=_int("WEFT_BULK_WORKERS", Settings.bulk_workers),
+        neo4j_http_port=_int("WEFT_NEO4J_HTTP_PORT", -1) if env.get("WEFT_NEO4J_HTTP_PORT") else None,
+        request_deadline_s=float(env.get("WEFT_REQUEST_DEADLINE", Settings.request_deadline_s)),
+        max_body_bytes=_int("WEFT_MAX_BODY_BYTES", Settings.max_body_bytes),
+        connect_timeout_s=float(env.get("WEFT_CONNECT_TIMEOUT", Settings.connect_timeout_s)),
     )
 
 
