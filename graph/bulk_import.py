@@ -1,9 +1,10 @@
 """`neo4j-admin database import full` into the local server: stop, import, start, migrate.
 
-The CSV folder comes from `loaders.csv_export` and holds `manifest.json` naming the header and
-data files per label and relationship type. The import replaces the whole database, so it
-only runs against the project's own local server (the one `weft neo4j start` runs), never a
-remote one or a server weft did not start.
+The folder comes from `weft build` (loaders/bulk) and holds `manifest.json` naming the Parquet
+files per label and relationship type (`input_type: parquet`; a CSV manifest naming header and
+data files is read too). The import replaces the whole database, so it only runs against the
+project's own local server (the one `weft neo4j start` runs), never a remote one or a server weft
+did not start.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ class RelationshipFiles(TypedDict):
 
 
 class ImportManifest(TypedDict):
-    """What the import reads of `manifest.json` (loaders.csv_files writes it, with counts too)."""
+    """What the import reads of `manifest.json` (loaders/bulk/output.py writes it, with counts too)."""
 
+    input_type: NotRequired[str]
     nodes: list[NodeFiles]
     relationships: list[RelationshipFiles]
     multiline_files: NotRequired[list[str]]
@@ -71,7 +73,7 @@ def read_manifest(csv_dir: Path) -> ImportManifest:
     """The export's manifest, with every file it names checked to exist."""
     path = csv_dir / MANIFEST
     if not path.is_file():
-        raise InvalidInput(f"{csv_dir} has no {MANIFEST}; write the folder with `weft export-csv`")
+        raise InvalidInput(f"{csv_dir} has no {MANIFEST}; write the folder with `weft build`")
     try:
         manifest: ImportManifest = json.loads(path.read_text(encoding="utf-8"))
         groups = [*manifest["nodes"], *manifest["relationships"]]
@@ -85,7 +87,7 @@ def read_manifest(csv_dir: Path) -> ImportManifest:
 
 
 def admin_import_args(csv_dir: Path, manifest: ImportManifest, database: str, report_file: Path) -> list[str]:
-    """The `neo4j-admin` argv for a full import of the exported folder (pure)."""
+    """The `neo4j-admin` argv for a full import of the built folder (pure)."""
     # The database name goes first: --nodes/--relationships take every following word as a file.
     args = [
         "database",
@@ -95,14 +97,15 @@ def admin_import_args(csv_dir: Path, manifest: ImportManifest, database: str, re
         "--verbose",  # without it a failure says only "Error importing csv file"
         "--overwrite-destination=true",
         "--id-type=string",
-        "--delimiter=,",
-        f"--array-delimiter={manifest.get('array_delimiter', ';')}",
-        '--quote="',
         "--bad-tolerance=0",
         "--skip-bad-relationships=false",
         "--skip-duplicate-nodes=false",
         f"--report-file={report_file}",
     ]
+    if manifest.get("input_type") == "parquet":
+        args.append("--input-type=parquet")
+    else:
+        args += ["--delimiter=,", f"--array-delimiter={manifest.get('array_delimiter', ';')}", '--quote="']
     if manifest.get("multiline_files"):
         # v1 (every file may hold line breaks in quoted fields): the v2 per-file list fails with
         # "found CR outside a text cell" where a quoted CR falls on a read-buffer boundary.
@@ -142,19 +145,19 @@ def check_local(settings: Settings) -> local_server.Instance:
     """The local instance for NEO4J_URI; refuses remote servers and servers weft did not start."""
     if settings.bolt_host not in LOCAL_HOSTS:
         raise InvalidInput(
-            f"import-csv replaces the store files of the local server; {settings.neo4j_uri} is not local"
+            f"weft import replaces the store files of the local server; {settings.neo4j_uri} is not local"
         )
     instance = local_server.Instance(settings)
     if local_server.read_pid(instance) is None and local_server.bolt_answers(settings):
         raise InvalidInput(
             f"a Neo4j answers at {settings.neo4j_uri} but weft did not start it (no pid in "
-            f"{instance.pid_file}); import-csv only replaces the database of `weft neo4j start`'s server"
+            f"{instance.pid_file}); weft import only replaces the database of `weft neo4j start`'s server"
         )
     return instance
 
 
-def import_csv(settings: Settings, csv_dir: Path, echo: Callable[[str], object] = print) -> ImportSummary:
-    """Replace the local server's database with the CSV export in `csv_dir`, then migrate.
+def import_built(settings: Settings, csv_dir: Path, echo: Callable[[str], object] = print) -> ImportSummary:
+    """Replace the local server's database with the folder `weft build` wrote, then migrate.
 
     Stops the server, runs the import with --overwrite-destination, starts the server again
     (also after a failed import, so it is never left down) and creates constraints and indexes.

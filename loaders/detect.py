@@ -29,8 +29,8 @@ from pathlib import Path
 from weft.graph.errors import InvalidInput
 from weft.graph.sources import SOURCE_KEYS, SOURCE_NAMES
 from weft.loaders import arxiv, openalex, s2
-from weft.loaders.reader import JSON, UnknownFormat, data_files, is_object, sniff
-from weft.loaders.rows import RecordRows
+from weft.loaders.reader import JSON, UnknownFormat, Unreadable, data_files, is_object, sniff
+from weft.loaders.rows import RecordRows, RejectedRecord
 
 ATTACHING_KINDS = frozenset({"dataset:citations", "dataset:abstracts", "dataset:tldrs"})
 
@@ -46,6 +46,12 @@ def _arxiv_kind(record: JSON) -> str | None:
 # Per source, in the order records are tried: the kind of a record of that source, None otherwise.
 _KIND: dict[str, Callable[[JSON], str | None]] = {"arxiv": _arxiv_kind, "s2": s2.kind, "openalex": openalex.kind}
 _BUILDER: dict[str, Builder] = {"arxiv": arxiv.build_rows, "s2": s2.build_rows, "openalex": openalex.build_rows}
+
+
+def builder(source: str) -> Builder:
+    """The row builder of a source (`openalex`, `s2`, `arxiv`): what a worker process needs to read
+    a file whose format was planned in another process."""
+    return _BUILDER[source]
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,19 @@ class FileFormat:
     def attaches(self) -> bool:
         """Whether its rows only add to papers loaded from other files (S2 citations, abstracts, tldrs)."""
         return self.kind in ATTACHING_KINDS
+
+
+UNREADABLE = "unreadable"
+
+
+def _no_rows(record: JSON) -> RecordRows | None:
+    raise RejectedRecord("the file could not be read")
+
+
+def unreadable_file(source: str) -> FileFormat:
+    """The plan entry of a file with nothing to read (empty, not JSON, unreadable, a dangling link): reading
+    it yields one reject naming it (loaders.reader), so a load goes on with the other files."""
+    return FileFormat(source if source != "auto" else "-", UNREADABLE, "-", _no_rows)
 
 
 def classify(record: JSON) -> tuple[str, str] | None:
@@ -100,7 +119,10 @@ def detect_file(path: Path, source: str = "auto") -> FileFormat:
     could pass for another source's too).
     """
     _check_source(source)
-    container, record = sniff(path)  # raises UnknownFormat for non-JSON, empty or unreadable files
+    try:
+        container, record = sniff(path)
+    except Unreadable:  # empty, not JSON, unreadable: loading it reports it, the other files still load
+        return unreadable_file(source)
     if source != "auto" and (kind := _KIND[source](record)) is not None:
         return FileFormat(source, kind, container, _BUILDER[source])
     found = classify(record)
@@ -116,14 +138,91 @@ def detect_file(path: Path, source: str = "auto") -> FileFormat:
     return FileFormat(found[0], found[1], container, _BUILDER[found[0]])
 
 
-def plan(paths: Iterable[Path | str], source: str = "auto") -> list[tuple[Path, FileFormat]]:
-    """Every data file under `paths` (folders recursively) with its format, all checked before any
-    is loaded; reads only the start of each file.
+# OpenAlex snapshot entity folders (`data/<entity>/…`) whose records Weft does not load: skipped.
+UNLOADED_OPENALEX = frozenset(
+    "sources concepts topics funders publishers fields subfields domains keywords continents countries "
+    "institution-types languages licenses sdgs work-types source-types awards".split()
+)
+# OpenAlex `merged_ids/<entity>/` folders and the label whose `openalex_id` their ids are.
+MERGED_ENTITIES = {"works": "Paper", "authors": "Researcher", "institutions": "Institution"}
+# Semantic Scholar datasets whose delete files remove an entity: its key field, label, key property.
+S2_DELETES = {"papers": ("corpusid", "Paper", "corpus_id"), "authors": ("authorid", "Researcher", "s2_id")}
+_DELETE_FOLDERS = frozenset({"deletes", "delete_files"})
 
-    Files whose rows only attach to papers (S2 citations, abstracts, tldrs) come last, so one run
-    over a dataset folder finds the papers it attaches to whatever the file names. Raises
-    InvalidInput for an unknown source, a missing path, no data files, or listing every file refused.
+
+@dataclass(frozen=True)
+class DeleteFile:
+    """An S2 diff's delete file: the entities (by `label`.`prop` from the record field `field`) it
+    removes from the base dump and from diffs up to `seq`; `dataset` is None when none is known."""
+
+    path: Path
+    dataset: str | None
+    seq: int
+
+
+@dataclass
+class Layout:
+    """What a set of paths holds, by snapshot layout: data files (with their format and diff sequence,
+    0 for a base dump), S2 delete files, OpenAlex merged_ids files, and notes on what is skipped."""
+
+    data: list[tuple[Path, FileFormat, int]]
+    deletes: list[DeleteFile]
+    merged: list[tuple[Path, str]]
+    notes: list[str]
+
+
+def _role(path: Path) -> str:
+    """`manifest`, `merged`, `unloaded`, `delete` or `data`, from where a file sits in a snapshot."""
+    parts = path.parts
+    if path.name == "manifest.json":
+        return "manifest"
+    if "merged_ids" in parts:
+        return "merged"
+    if "data" in parts:
+        i = len(parts) - 1 - parts[::-1].index("data")
+        if i + 1 < len(parts) - 1 and parts[i + 1] in UNLOADED_OPENALEX:
+            return "unloaded"
+    if _DELETE_FOLDERS & set(parts):
+        return "delete"
+    return "data"
+
+
+def _diff_seq(path: Path, diffs: list[str]) -> int:
+    """0 for a base dump file; for a file under `diffs/<name>/`, 1 + the rank of <name> among the diffs."""
+    parts = path.parts
+    if "diffs" in parts:
+        i = parts.index("diffs")
+        if i + 1 < len(parts) - 1:
+            return diffs.index(parts[i + 1]) + 1
+    return 0
+
+
+def _s2_dataset(path: Path) -> str | None:
+    return next((part for part in reversed(path.parts) if part in S2_DELETES), None)
+
+
+def merged_files(paths: Iterable[Path | str]) -> list[tuple[Path, str]]:
+    """OpenAlex `merged_ids/<entity>/*.csv.gz` files under `paths`, with the label of their ids."""
+    found: list[tuple[Path, str]] = []
+    for raw in paths:
+        root = Path(raw)
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*.csv.gz")):
+            entity = path.parent.name
+            if path.parent.parent.name == "merged_ids" and entity in MERGED_ENTITIES:
+                found.append((path, MERGED_ENTITIES[entity]))
+    return found
+
+
+def layout(paths: Iterable[Path | str], source: str = "auto") -> Layout:
+    """The files under `paths` by role, every data file's format checked as `plan` does.
+
+    Understands the OpenAlex snapshot (`data/<entity>/updated_date=…/part_NNN.gz`, `manifest.json`,
+    `merged_ids/<entity>/*.csv.gz`), Semantic Scholar datasets (a folder per dataset; diffs as
+    `diffs/<from>_<to>/<dataset>/updates|deletes/…`) and the arXiv snapshot (one JSON Lines file).
     """
+    paths = list(paths)
     try:
         _check_source(source)
         files = data_files(paths)
@@ -131,15 +230,44 @@ def plan(paths: Iterable[Path | str], source: str = "auto") -> list[tuple[Path, 
         raise InvalidInput(str(exc), "path") from exc
     except ValueError as exc:
         raise InvalidInput(str(exc), "source") from exc
-    if not files:
-        raise InvalidInput("no data files under the given paths", "path")
-    found: list[tuple[Path, FileFormat]] = []
+    diffs = sorted({p.parts[p.parts.index("diffs") + 1] for p in files if "diffs" in p.parts[:-1]})
+    result = Layout([], [], merged_files(paths), [])
+    skipped: dict[str, int] = {}
     refused: list[str] = []
     for path in files:
-        try:
-            found.append((path, detect_file(path, source)))
-        except UnknownFormat as exc:
-            refused.append(str(exc))
+        role = _role(path)
+        if role in ("manifest", "merged", "unloaded"):
+            skipped[role] = skipped.get(role, 0) + 1
+        elif role == "delete":
+            result.deletes.append(DeleteFile(path, _s2_dataset(path), _diff_seq(path, diffs)))
+        else:
+            try:
+                result.data.append((path, detect_file(path, source), _diff_seq(path, diffs)))
+            except UnknownFormat as exc:
+                refused.append(str(exc))
     if refused:
         raise InvalidInput("refused, nothing was written:\n  " + "\n  ".join(refused), "path")
-    return sorted(found, key=lambda pair: pair[1].attaches)
+    if not result.data:
+        raise InvalidInput("no data files under the given paths", "path")
+    if skipped.get("unloaded"):
+        result.notes.append(f"{skipped['unloaded']} files of OpenAlex entities Weft does not load skipped")
+    result.data.sort(key=lambda item: (item[1].attaches, item[2]))
+    return result
+
+
+def plan(paths: Iterable[Path | str], source: str = "auto") -> list[tuple[Path, FileFormat]]:
+    """Every data file under `paths` (folders recursively) with its format, all checked before any
+    is loaded; reads only the start of each file.
+
+    Snapshot layouts are understood (`layout`): OpenAlex manifests, merged_ids lists and entity
+    folders Weft does not load are skipped, S2 delete files are not data (the bulk path applies them).
+    Files whose rows only attach to papers (S2 citations, abstracts, tldrs) come last, so one run
+    over a dataset folder finds the papers it attaches to whatever the file names; diffs come after
+    the base dump, in order. Raises InvalidInput for an unknown source, a missing path, no data files,
+    or listing every file refused.
+    """
+    planned = [(path, fmt) for path, fmt, _ in layout(paths, source).data]
+    if all(fmt.kind == UNREADABLE for _, fmt in planned):
+        names = "\n  ".join(str(path) for path, _ in planned)
+        raise InvalidInput(f"refused, nothing was written: no file could be read:\n  {names}", "path")
+    return planned

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from weft.loaders.detect import Builder
+from weft.loaders.fields import check_fields, coerce_record
 from weft.loaders.reader import Item, Problem
 from weft.loaders.rows import RecordRows, RejectedRecord
 from weft.loaders.write import check_record
 
 # What a builder may raise on a record it cannot use: RejectedRecord says why; the others are a
 # record of an unexpected shape, reported with the exception's class.
-_UNUSABLE = (RejectedRecord, KeyError, TypeError, ValueError, AttributeError)
+_UNUSABLE = (RejectedRecord, KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError)
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,10 @@ def record_rows(build_rows: Builder, item: Item | Problem) -> RecordRows | Rejec
     if isinstance(item, Problem):
         return Rejected(item.as_json())
     try:
-        rows = build_rows(item.record)
+        rows = build_rows(coerce_record(item.record))
         if rows is not None:
             check_record(rows)
+            check_fields(rows)
     except _UNUSABLE as exc:
         reason = str(exc) if isinstance(exc, RejectedRecord) else f"{exc.__class__.__name__}: {exc}"
         raw = json.dumps(item.record, ensure_ascii=False, default=str)[:2000]

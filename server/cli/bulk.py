@@ -1,7 +1,8 @@
-"""`weft export-csv` / `weft import-csv`: the bulk path through neo4j-admin import."""
+"""`weft build` / `weft import`: the bulk path (DuckDB transform -> Parquet -> neo4j-admin import)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -19,44 +20,74 @@ console = Console(stderr=True)
 def _counts_table(title: str, counts: dict[str, int]) -> Table:
     table = Table("label / type", "count", title=title)
     for name, n in counts.items():
-        table.add_row(name, str(n))
+        table.add_row(name, f"{n:,}")
     return table
 
 
-def export_csv_command(
-    paths: Annotated[list[Path], typer.Argument(help="Dump files or folders (read recursively).")],
-    out: Annotated[Path, typer.Option("--out", help="Folder for the CSV files (its *.csv are replaced).")],
+def build_command(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Dump files or folders (read recursively): an OpenAlex snapshot (data/<entity>/updated_date=…/"
+            "part_NNN.gz, manifest.json, merged_ids/), Semantic Scholar dataset folders (and diffs/<from>_<to>/"
+            "<dataset>/updates|deletes/), the arXiv snapshot, or any file `weft load` reads."
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Folder for the Parquet files and manifest.json (replaced).")],
     source: Annotated[str, typer.Option(help="openalex, s2, arxiv, or auto (detect per file).")] = "auto",
+    memory_limit: Annotated[
+        str | None, typer.Option(help="DuckDB memory limit, e.g. 4GB (default WEFT_BULK_MEMORY_LIMIT, 2GB).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Processes reading the files (default WEFT_BULK_WORKERS, one per core).")
+    ] = None,
 ) -> None:
-    """Write the graph the online loader would build as neo4j-admin import CSV files."""
-    from weft.loaders.csv_export import export_paths
+    """Build the graph `weft load` would write, as neo4j-admin Parquet input in --out.
 
+    Streams: files are read a chunk at a time and joined in DuckDB within --memory-limit (it spills to
+    --out/.work beyond), so a dump far larger than memory builds. Then: weft import OUT.
+    """
+    from weft.loaders.bulk.build import BuildOptions, build_paths
+
+    settings = load_settings()
+    options = BuildOptions.of(settings)
+    if memory_limit is not None:
+        options = replace(options, memory_limit=memory_limit)
+    if workers is not None:
+        options = replace(options, workers=workers)
     try:
-        summary = export_paths(paths, out, source=source, echo=lambda m: console.print(m))
+        with console.status("building…") as status:
+            summary = build_paths(paths, out, source=source, options=options, echo=lambda m: status.update(m))
     except WeftError as exc:
         raise fail(exc) from exc
     Console().print(_counts_table(f"written to {out}", summary.counts))
+    for warning in summary.warnings:
+        console.print(f"[yellow]note:[/] {warning}")
+    steps = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in summary.steps.items())
+    rate = summary.records / summary.seconds if summary.seconds else 0.0
     typer.echo(
-        f"{summary.records} records read, {summary.rejected} rejected"
-        f"{f' (see {summary.rejects_file})' if summary.rejected else ''}, {summary.seconds:.1f}s"
+        f"{summary.records:,} records from {summary.files} files, {summary.rejected} rejected"
+        f"{f' (see {summary.rejects_file})' if summary.rejected else ''}"
+        f"{f', {summary.removed_records:,} removed by deletes/merged ids' if summary.removed_records else ''}, "
+        f"{summary.seconds:.1f}s ({rate:,.0f} records/s: {steps}). Next: weft import {out}"
     )
 
 
-def import_csv_command(
-    csv_dir: Annotated[Path, typer.Argument(help="A folder written by `weft export-csv`.")],
+def import_command(
+    folder: Annotated[Path, typer.Argument(help="A folder written by `weft build`.")],
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask before replacing the database.")] = False,
 ) -> None:
-    """Replace the local server's database with an export (stop, neo4j-admin import, start, migrate)."""
-    from weft.graph.bulk_import import import_csv
+    """Replace the local server's database with a built folder (stop, neo4j-admin import, start, migrate)."""
+    from weft.graph.bulk_import import import_built
 
     settings = load_settings()
     if not yes and not typer.confirm(
         f"This DELETES everything in database {settings.neo4j_database!r} of the local server at "
-        f"{settings.neo4j_uri} and replaces it with {csv_dir}. Go on?"
+        f"{settings.neo4j_uri} and replaces it with {folder}. Go on?"
     ):
         raise typer.Exit(code=1)
     try:
-        summary = import_csv(settings, csv_dir, echo=lambda m: console.print(m))
+        summary = import_built(settings, folder, echo=lambda m: console.print(m))
     except WeftError as exc:
         raise fail(exc) from exc
     Console().print(_counts_table(f"database {settings.neo4j_database}", summary.counts))
@@ -65,5 +96,5 @@ def import_csv_command(
 
 def register(app: typer.Typer) -> None:
     """Add the bulk-path commands to the root app."""
-    app.command("export-csv")(export_csv_command)
-    app.command("import-csv")(import_csv_command)
+    app.command("build")(build_command)
+    app.command("import")(import_command)

@@ -1,4 +1,5 @@
-"""The bulk path (export-csv + neo4j-admin import) gives the same graph as the online loader.
+"""The bulk path (`weft build`: DuckDB -> Parquet, then `weft import`: neo4j-admin) gives the same
+graph as the online loader.
 
 The online side is the session's server with the shared OpenAlex files loaded (`openalex_graph`).
 The import replaces a whole database and stops its server, so the import side is a second local
@@ -20,12 +21,12 @@ from typer.testing import CliRunner
 
 from tests.conftest import shared_path
 from weft.graph import local_server
-from weft.graph.bulk_import import ImportSummary, import_csv
+from weft.graph.bulk_import import ImportSummary, import_built
 from weft.graph.driver import open_driver
 from weft.graph.errors import InvalidInput
 from weft.graph.migrate import counts
 from weft.graph.settings import Settings
-from weft.loaders.csv_export import export_paths
+from weft.loaders.bulk.build import build_paths
 from weft.loaders.reader import Item, data_files, read_records
 from weft.server.cli import app
 
@@ -54,16 +55,18 @@ def import_settings(settings: Settings) -> Iterator[Settings]:
 
 
 @pytest.fixture(scope="module")
-def export_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("bulk") / "csv"
-    summary = export_paths([shared_path("openalex")], out, source="openalex", echo=lambda m: None)
+def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bulk") / "parquet"
+    summary = build_paths([shared_path("openalex")], out, source="openalex", echo=lambda m: None)
     assert summary.rejected == 0
+    assert summary.counts["Paper"] == len(_raw_works())
+    assert not (out / ".work").exists()  # the staged rows and DuckDB file are gone
     return out
 
 
 @pytest.fixture(scope="module")
-def imported(import_settings: Settings, export_dir: Path) -> ImportSummary:
-    return import_csv(import_settings, export_dir, echo=lambda m: None)
+def imported(import_settings: Settings, build_dir: Path) -> ImportSummary:
+    return import_built(import_settings, build_dir, echo=lambda m: None)
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +137,7 @@ def test_import_gives_the_online_derived_and_node_properties(openalex_graph: Dri
         online = {tuple(r.values()) for r in openalex_graph.execute_query(query)[0]}
         bulk = {tuple(r.values()) for r in import_driver.execute_query(query)[0]}
         assert bulk == online
-    # Every property but load times; the online loader keeps empty lists, CSV import cannot.
+    # Every property but load times; the online loader keeps empty lists, the build leaves them out.
     nodes = "MATCH (n) WHERE n.id IS NOT NULL RETURN n.id AS id, properties(n) AS p"
 
     def comparable(driver: Driver) -> dict[str, dict]:
@@ -146,18 +149,18 @@ def test_import_gives_the_online_derived_and_node_properties(openalex_graph: Dri
     assert comparable(import_driver) == comparable(openalex_graph)
 
 
-def test_import_into_a_remote_server_is_refused(export_dir: Path) -> None:
+def test_import_into_a_remote_server_is_refused(build_dir: Path) -> None:
     remote = Settings(neo4j_uri="bolt://db.example.org:7687")
     with pytest.raises(InvalidInput, match="not local"):
-        import_csv(remote, export_dir, echo=lambda m: None)
+        import_built(remote, build_dir, echo=lambda m: None)
 
 
 def test_cli_asks_before_replacing_the_database(
-    export_dir: Path, monkeypatch: pytest.MonkeyPatch, import_settings: Settings, import_driver: Driver
+    build_dir: Path, monkeypatch: pytest.MonkeyPatch, import_settings: Settings, import_driver: Driver
 ) -> None:
     monkeypatch.setenv("NEO4J_URI", import_settings.neo4j_uri)
     before = counts(import_driver, import_settings.neo4j_database)
-    result = CliRunner().invoke(app, ["import-csv", str(export_dir)], input="n\n")
+    result = CliRunner().invoke(app, ["import", str(build_dir)], input="n\n")
     assert result.exit_code == 1
     assert "DELETES everything" in result.output
     assert counts(import_driver, import_settings.neo4j_database) == before
@@ -166,19 +169,25 @@ def test_cli_asks_before_replacing_the_database(
 def test_failed_import_reports_why_and_leaves_an_empty_running_database(
     tmp_path: Path, import_settings: Settings, import_driver: Driver
 ) -> None:
-    (tmp_path / "n.header.csv").write_text("id:ID(Paper),year:long\n")
-    (tmp_path / "n.csv").write_text('"p1",not-a-year\n')
+    import duckdb
+
+    duckdb.sql(f"""COPY (SELECT 'p1' AS "id:ID(Paper)") TO '{tmp_path}/nodes.parquet' (FORMAT parquet)""")
+    duckdb.sql(
+        f"""COPY (SELECT 'p1' AS ":START_ID(Paper)", 'p-nowhere' AS ":END_ID(Paper)")
+            TO '{tmp_path}/cites.parquet' (FORMAT parquet)"""
+    )
     (tmp_path / "manifest.json").write_text(
         json.dumps(
             {
-                "nodes": [{"labels": "Paper", "files": ["n.header.csv", "n.csv"]}],
-                "relationships": [],
+                "input_type": "parquet",
+                "nodes": [{"labels": "Paper", "files": ["nodes.parquet"]}],
+                "relationships": [{"type": "CITES", "files": ["cites.parquet"]}],
             }
         )
     )
     with pytest.raises(InvalidInput, match="neo4j-admin import failed") as failure:
-        import_csv(import_settings, tmp_path, echo=lambda m: None)
-    assert "not-a-year" in str(failure.value)
+        import_built(import_settings, tmp_path, echo=lambda m: None)
+    assert "p-nowhere" in str(failure.value)
     with open_driver(import_settings) as d:
         assert counts(d, import_settings.neo4j_database) == {}
 
@@ -213,10 +222,10 @@ def test_all_three_sources_give_the_same_graph_both_ways(
     from weft.loaders.run import load_paths
 
     paths = [shared_path("openalex"), shared_path("semanticscholar"), shared_path("arxiv")]
-    out = tmp_path_factory.mktemp("bulk_all") / "csv"
-    exported = export_paths(paths, out, source="auto", echo=lambda m: None)
-    assert exported.rejected == 0
-    import_csv(import_settings, out, echo=lambda m: None)
+    out = tmp_path_factory.mktemp("bulk_all") / "parquet"
+    built = build_paths(paths, out, source="auto", echo=lambda m: None)
+    assert built.rejected == 0
+    import_built(import_settings, out, echo=lambda m: None)
     database = import_settings.neo4j_database
     with open_driver(import_settings) as d:
         bulk = _snapshot(d, database)

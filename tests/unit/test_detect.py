@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import shared_path
 from weft.graph.errors import InvalidInput
 from weft.loaders import arxiv, openalex, s2
-from weft.loaders.detect import classify, detect_file, plan
+from weft.loaders.detect import UNREADABLE, classify, detect_file, plan
 from weft.loaders.reader import UnknownFormat
 
 
@@ -93,33 +93,42 @@ def test_gzipped_and_plain_files_detect_alike(tmp_path: Path) -> None:
     assert detect_file(zipped).kind == "paper" and detect_file(zipped).container == "json"
 
 
-@pytest.mark.parametrize(
-    ("name", "content", "message"),
-    [
-        ("notes.json", b"hello, this is not JSON\n", "not JSON"),
-        ("empty.jsonl", b"", "empty"),
-        (
-            "crossref.json",
-            json.dumps({"DOI": "10.1/x", "title": ["A"], "author": []}).encode(),
-            "not an OpenAlex, Semantic Scholar or arXiv file",
-        ),
-        ("numbers.jsonl", b"1\n2\n3\n", "not"),
-        ("broken.jsonl", b'{"id": \n{"also": broken\n', "no readable record"),
-    ],
-)
-def test_unknown_files_are_refused_before_anything_is_written(
-    tmp_path: Path, name: str, content: bytes, message: str
-) -> None:
-    bad = tmp_path / name
-    bad.write_bytes(content)
+def test_a_json_file_of_no_known_source_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    bad = tmp_path / "crossref.json"
+    bad.write_bytes(json.dumps({"DOI": "10.1/x", "title": ["A"], "author": []}).encode())
     good = tmp_path / "W2741809807.json"
     shutil.copy(shared_path("openalex", "works", "single", "W2741809807.json"), good)
-    with pytest.raises(UnknownFormat, match=message):
+    with pytest.raises(UnknownFormat, match="not an OpenAlex, Semantic Scholar or arXiv file"):
         detect_file(bad)
     with pytest.raises(InvalidInput) as refused:
         plan([good, bad])
     assert "nothing was written" in str(refused.value) and str(bad) in str(refused.value)
     assert str(good) not in str(refused.value) and refused.value.argument == "path"
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("notes.json", b"hello, this is not JSON\n"),
+        ("empty.jsonl", b""),
+        ("numbers.jsonl", b"1\n2\n3\n"),
+        ("broken.jsonl", b'{"id": \n{"also": broken\n'),
+    ],
+)
+def test_an_unreadable_file_is_planned_beside_the_good_ones_and_alone_is_refused(
+    tmp_path: Path, name: str, content: bytes
+) -> None:
+    """Issue 11: one bad file no longer refuses a folder; loading it reports it (tests/integration)."""
+    bad = tmp_path / name
+    bad.write_bytes(content)
+    good = tmp_path / "W2741809807.json"
+    shutil.copy(shared_path("openalex", "works", "single", "W2741809807.json"), good)
+    assert detect_file(bad).kind == UNREADABLE
+    kinds = {path.name: fmt.kind for path, fmt in plan([good, bad])}
+    assert kinds == {good.name: "work", bad.name: UNREADABLE}
+    with pytest.raises(InvalidInput) as refused:
+        plan([bad])
+    assert "nothing was written" in str(refused.value) and str(bad) in str(refused.value)
 
 
 def test_missing_path_or_no_data_is_an_error(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_path
+from weft.loaders.derived import crowded_buckets
 from weft.loaders.reader import Item, Problem, UnknownFormat, data_files, read_records, sniff
 from weft.loaders.write import same_name_pairs
 
@@ -88,3 +89,5 @@ def test_same_name_pairs_are_compatible_people_only() -> None:
     ]
     assert same_name_pairs(members) == [{"a": "r1", "b": "r2"}, {"a": "r1", "b": "r3"}, {"a": "r6", "b": "r7"}]
     assert same_name_pairs(members, bucket_limit=2) == [{"a": "r6", "b": "r7"}]
+    assert crowded_buckets(members, bucket_limit=2) == {"mearman r"}  # the non-person is not counted
+    assert crowded_buckets(members) == set()

@@ -1,0 +1,338 @@
+"""DuckDB SQL of the bulk transform, one constant per step (loaders/bulk/transform.py runs them).
+
+The rules are the online writer's (graph/MODEL.md, loaders/rows.py): rows sharing a hard key are one
+node; each shared property holds the value of the best-ranked row that gave one; a source's own
+values and owned relationships come from its newest row; derived edges as queries/derive.py builds
+them. `{placeholders}` are filled only with names checked by transform.identifier.
+"""
+
+# --- staged rows ------------------------------------------------------------------------------
+
+LOAD_NODE_ROWS = """
+CREATE OR REPLACE TABLE nr AS
+SELECT * FROM read_parquet($files)
+"""
+
+LOAD_REL_ROWS = """
+CREATE OR REPLACE TABLE rr AS
+SELECT row_number() OVER () AS rid, * FROM read_parquet($files)
+"""
+
+EMPTY_REL_ROWS = """
+CREATE OR REPLACE TABLE rr (rid BIGINT, rec BIGINT, type VARCHAR, start VARCHAR, "end" VARCHAR, owner INTEGER,
+                            source VARCHAR, props JSON, inst VARCHAR[])
+"""
+
+# Records whose own entity a later-or-same delete file (S2 diffs) or merged_ids list (OpenAlex)
+# removes: `gone(label, prop, val, seq)`.
+CREATE_GONE = """
+CREATE OR REPLACE TABLE gone (label VARCHAR, prop VARCHAR, val VARCHAR, seq INTEGER)
+"""
+
+DROP_GONE_RECORDS = """
+CREATE OR REPLACE TEMP TABLE gone_recs AS
+SELECT DISTINCT n.rec FROM nr n
+JOIN gone g ON g.label = n.label AND g.seq >= n.seq
+ AND list_contains(
+       list_transform(list_zip(n.kprops, n.kvals), lambda kv: kv[1] || '=' || kv[2]),
+       g.prop || '=' || g.val)
+WHERE n.idx = 0;
+DELETE FROM nr WHERE rec IN (SELECT rec FROM gone_recs);
+DELETE FROM rr WHERE rec IN (SELECT rec FROM gone_recs);
+"""
+
+# References to a merged OpenAlex work point at the work it was merged into.
+ALIAS_REFERENCES = """
+UPDATE rr SET "end" = 'openalex:' || m.target
+FROM merged m WHERE rr.type = 'REFERENCES' AND rr."end" = 'openalex:' || m.id
+"""
+
+# --- identity: connected components over the hard keys -------------------------------------------
+
+# Key pairs stated together by one row (both directions, and each key with itself).
+KEY_EDGES = """
+CREATE OR REPLACE TABLE ke AS
+WITH pairs AS (
+  SELECT label, kprops[1] || '=' || kvals[1] AS a,
+         unnest(list_transform(range(2, len(kprops) + 1), lambda i: kprops[i] || '=' || kvals[i])) AS b
+  FROM nr WHERE len(kprops) > 1
+)
+SELECT DISTINCT label, a, b FROM (
+  SELECT label, a, b FROM pairs UNION ALL SELECT label, b, a FROM pairs UNION ALL SELECT label, a, a FROM pairs
+)
+"""
+
+COMPONENTS_START = """
+CREATE OR REPLACE TABLE cm AS SELECT label, a AS k, min(b) AS c FROM ke GROUP BY label, a
+"""
+
+# One round of label propagation: each key takes the smallest component of its neighbours.
+COMPONENTS_STEP = """
+CREATE OR REPLACE TABLE cm2 AS
+SELECT e.label, e.a AS k, min(c.c) AS c FROM ke e JOIN cm c ON c.label = e.label AND c.k = e.b
+GROUP BY e.label, e.a
+"""
+
+COMPONENTS_CHANGED = """
+SELECT count(*) FROM cm2 JOIN cm USING (label, k) WHERE cm2.c <> cm.c
+"""
+
+# Each node row's node (`comp`: its component) and the row's ranks, for everything that follows.
+ROW_NODES = """
+CREATE OR REPLACE TABLE rn AS
+SELECT n.rec, n.idx, n.label, n.rowkey, n.source, n.level, n.srank, n.rrank, n."first",
+       coalesce(c.c, n.kprops[1] || '=' || n.kvals[1]) AS comp
+FROM nr n LEFT JOIN cm c ON c.label = n.label AND c.k = n.kprops[1] || '=' || n.kvals[1]
+"""
+
+# A node's keys: per key property the smallest value its rows gave (two values are a conflict the
+# summary reports), the internal id of that value, the key's rank. Nodes only attach rows state
+# (S2 abstracts of papers not loaded) do not exist.
+NODE_KEYS = """
+CREATE OR REPLACE TABLE nk AS
+WITH keys AS (
+  SELECT n.label, r.comp, unnest(n.kprops) AS prop, unnest(n.kvals) AS val, unnest(n.kids) AS iid,
+         unnest(n.kranks) AS krank
+  FROM nr n JOIN rn r USING (rec, idx)
+), live AS (
+  SELECT label, comp FROM rn GROUP BY label, comp HAVING max(level) > 0
+)
+SELECT label, comp, prop, min(val) AS val, arg_min(iid, val) AS iid, min(krank) AS krank,
+       count(DISTINCT val) AS nvals
+FROM keys JOIN live USING (label, comp)
+GROUP BY label, comp, prop
+"""
+
+NODES = """
+CREATE OR REPLACE TABLE node AS
+SELECT label, comp, arg_min(iid, krank) AS id,
+       list_sort(list_filter(list(iid), lambda x: x <> arg_min(iid, krank))) AS aliases,
+       max(nvals) > 1 AS conflict
+FROM nk GROUP BY label, comp
+"""
+
+# Each staged row with its node's id (rows of nodes that do not exist are left out).
+ROW_IDS = """
+CREATE OR REPLACE TABLE rni AS
+SELECT r.*, n.id AS node_id FROM rn r JOIN node n USING (label, comp)
+"""
+
+# The rows whose owned relationships count: the first row of its (node, source) in its record and
+# the newest of that source for the node (loaders/rows.py).
+EFFECTIVE = """
+CREATE OR REPLACE TABLE eff AS
+WITH best AS (SELECT node_id, source, max(srank) AS m FROM rni GROUP BY node_id, source)
+SELECT r.rec, r.idx FROM rni r JOIN best b USING (node_id, source) WHERE r."first" AND r.srank = b.m
+"""
+
+# --- node properties ---------------------------------------------------------------------------
+
+# {label}'s properties: per shared property the value of the best-ranked row giving one and that
+# rank, per source value the newest row's, keys, ranks and load times; {extracts}, {aggregates}
+# and {columns} are generated per property.
+NODE_PROPS = """
+CREATE OR REPLACE TABLE props_{label} AS
+WITH x AS (
+  SELECT r.node_id, r.source, r.srank, r.rrank, n.alt, {extracts}
+  FROM nr n JOIN rni r USING (rec, idx) WHERE n.label = '{label}'
+), agg AS (
+  SELECT node_id, {aggregates} FROM x GROUP BY node_id
+), keyed AS (
+  SELECT n.id AS node_id, {keys} FROM nk k JOIN node n USING (label, comp) WHERE k.label = '{label}'
+  GROUP BY n.id
+)
+SELECT n.id, n.aliases, {columns}
+FROM node n JOIN agg a ON a.node_id = n.id JOIN keyed k ON k.node_id = n.id
+WHERE n.label = '{label}'
+"""
+
+# --- relationships -----------------------------------------------------------------------------
+
+# Each relationship row with its ends' node ids (a Ref end is its key) and its order among the rows
+# stating the same edge: source priority, then record (the later record wins, as it would online).
+REL_IDS = """
+CREATE OR REPLACE TABLE rri AS
+SELECT r.rid, r.rec, r.type, r.source, r.props, r.inst, s.node_id AS sid,
+       CASE WHEN t.end_label = 'Ref' THEN r."end" ELSE e.node_id END AS eid,
+       t.start_label, t.end_label, t.stored,
+       p.priority * 1000000000000000 + (r.rec % 1000000000000000) AS ord
+FROM rr r
+JOIN rel_ends t ON t.type = r.type
+JOIN source_priority p ON p.source = r.source
+JOIN rni s ON s.rec = r.rec AND s.label = t.start_label AND s.rowkey = r.start
+LEFT JOIN rni e ON e.rec = r.rec AND e.label = t.end_label AND e.rowkey = r."end"
+LEFT JOIN eff o ON o.rec = r.rec AND o.idx = r.owner
+WHERE (r.owner IS NULL OR o.rec IS NOT NULL)
+  AND (t.end_label = 'Ref' OR e.node_id IS NOT NULL)
+  AND NOT (r.type = 'INSTITUTION_PART_OF' AND s.node_id = e.node_id)
+"""
+
+# AUTHORED rows' institutions as node ids, in the order the row names them.
+REL_INSTITUTIONS = """
+CREATE OR REPLACE TABLE rinst AS
+WITH u AS (
+  SELECT r.rid, r.rec, unnest(r.inst) AS k, generate_subscripts(r.inst, 1) AS pos
+  FROM rri r WHERE r.inst IS NOT NULL
+)
+SELECT u.rid, list(i.node_id ORDER BY u.pos) AS iids
+FROM u JOIN rni i ON i.rec = u.rec AND i.label = 'Institution' AND i.rowkey = u.k
+GROUP BY u.rid
+"""
+
+# One edge per (type, start, end): every source stating it, the best source, per property the
+# value of the best row giving one; {extracts} and {aggregates} are generated per property.
+EDGES = """
+CREATE OR REPLACE TABLE edge_{type} AS
+WITH x AS (
+  SELECT r.sid, r.eid, r.source, r.ord, r.inst IS NOT NULL AS has_inst, coalesce(i.iids, []) AS iids, {extracts}
+  FROM rri r LEFT JOIN rinst i USING (rid) WHERE r.type = '{type}'
+)
+SELECT sid, eid, list_sort(list_distinct(list(source))) AS sources,
+       arg_max(source, ord) AS source, CAST(NULL AS VARCHAR[]) AS claimed_sources,
+       arg_max(iids, ord) FILTER (WHERE has_inst) AS institution_ids{aggregates}
+FROM x GROUP BY sid, eid
+"""
+
+# --- claims ------------------------------------------------------------------------------------
+
+# Author slots (paper, rank) an id-less researcher shares with an identified one, for
+# loaders.claims.plan_claims, ordered by paper.
+CLAIM_SLOTS = """
+WITH slots AS (
+  SELECT a.eid AS paper, a.rank, a.sid AS researcher, k.scoped, p.name, k.key_rank, a.sources
+  FROM edge_AUTHORED a JOIN researcher_keys k ON k.id = a.sid JOIN props_Researcher p ON p.id = a.sid
+  WHERE a.rank IS NOT NULL
+), wanted AS (
+  SELECT paper, rank FROM slots GROUP BY paper, rank HAVING count(*) > 1 AND bool_or(scoped)
+)
+SELECT s.* FROM slots s JOIN wanted USING (paper, rank) ORDER BY paper, rank, researcher
+"""
+
+RESEARCHER_KEYS = """
+CREATE OR REPLACE TABLE researcher_keys AS
+SELECT n.id, bool_or(k.prop = 'scoped_key') AS scoped,
+       min(CASE k.prop WHEN 'orcid' THEN 0 WHEN 'openalex_id' THEN 1 WHEN 's2_id' THEN 2 ELSE 3 END) AS key_rank
+FROM nk k JOIN node n USING (label, comp) WHERE k.label = 'Researcher' GROUP BY n.id
+"""
+
+CLAIM_ONTO = """
+UPDATE edge_AUTHORED a SET
+  sources = list_sort(list_distinct(a.sources || m.sources)),
+  claimed_sources = list_sort(list_distinct(coalesce(a.claimed_sources, []) || m.sources))
+FROM (SELECT paper, "to", flatten(list(sources)) AS sources FROM claim_moves GROUP BY paper, "to") m
+WHERE a.eid = m.paper AND a.sid = m."to"
+"""
+
+CLAIM_FROM = """
+UPDATE edge_AUTHORED a SET
+  sources = list_filter(a.sources, lambda s: NOT list_contains(m.sources, s)),
+  claimed_sources = nullif(list_filter(coalesce(a.claimed_sources, []), lambda s: NOT list_contains(m.sources, s)), [])
+FROM (SELECT paper, "from", flatten(list(sources)) AS sources FROM claim_moves GROUP BY paper, "from") m
+WHERE a.eid = m.paper AND a.sid = m."from";
+DELETE FROM edge_AUTHORED WHERE len(sources) = 0;
+CREATE OR REPLACE TEMP TABLE unclaimed AS
+SELECT k.id FROM researcher_keys k WHERE k.scoped AND k.id IN (SELECT "from" FROM claim_moves)
+  AND NOT EXISTS (SELECT 1 FROM edge_AUTHORED a WHERE a.sid = k.id);
+DELETE FROM props_Researcher WHERE id IN (SELECT id FROM unclaimed);
+"""
+
+# --- derived -----------------------------------------------------------------------------------
+
+# Every Paper key as the canonical key a Ref holds (`doi:10.1/x`).
+PAPER_REF_KEYS = """
+CREATE OR REPLACE TABLE paper_ck AS
+SELECT s.scheme || ':' || k.val AS ck, n.id
+FROM nk k JOIN node n USING (label, comp) JOIN paper_schemes s ON s.prop = k.prop
+WHERE k.label = 'Paper'
+"""
+
+CITES = """
+CREATE OR REPLACE TABLE edge_CITES AS
+SELECT DISTINCT r.sid, c.id AS eid FROM edge_REFERENCES r JOIN paper_ck c ON c.ck = r.eid WHERE r.sid <> c.id
+"""
+
+AUTHORSHIPS = """
+CREATE OR REPLACE TABLE au AS
+SELECT a.sid AS rid, a.eid AS pid, p.year, a.institution_ids
+FROM edge_AUTHORED a JOIN props_Paper p ON p.id = a.eid
+"""
+
+# COAUTHORED_WITH {weight, first_year, last_year} from papers of at most $max_authors authors
+# (graph/MODEL.md "Pair edges"), from the smaller id to the larger.
+COAUTHORED = """
+CREATE OR REPLACE TABLE edge_COAUTHORED_WITH AS
+WITH small AS (SELECT pid FROM au GROUP BY pid HAVING count(*) <= $max_authors),
+people AS (SELECT a.* FROM au a JOIN small USING (pid))
+SELECT a.rid AS sid, b.rid AS eid, count(DISTINCT a.pid) AS weight, min(a.year) AS first_year,
+       max(a.year) AS last_year
+FROM people a JOIN people b ON a.pid = b.pid AND a.rid < b.rid
+GROUP BY a.rid, b.rid
+"""
+
+# AFFILIATED_WITH {first_year, last_year, papers}: institutions stated on authorships (their
+# papers' years) and listed affiliations (their years), to institutions that exist.
+AFFILIATED = """
+CREATE OR REPLACE TABLE edge_AFFILIATED_WITH AS
+WITH stated AS (
+  SELECT rid, unnest(institution_ids) AS iid, year, pid FROM au WHERE institution_ids IS NOT NULL
+  UNION ALL
+  SELECT sid AS rid, eid AS iid, unnest(CASE WHEN len(coalesce(years, [])) = 0 THEN [NULL] ELSE years END) AS year,
+         NULL AS pid
+  FROM edge_LISTED_AFFILIATION
+)
+SELECT s.rid AS sid, s.iid AS eid, min(year) AS first_year, max(year) AS last_year,
+       count(DISTINCT pid) AS papers
+FROM stated s JOIN props_Institution i ON i.id = s.iid
+GROUP BY s.rid, s.iid
+"""
+
+# SAME_NAME_AS candidates: compatible names in a name_key bucket of at most $cap people, smaller id
+# first, with derive.py's evidence.
+SAME_NAME = """
+CREATE OR REPLACE TABLE edge_SAME_NAME_AS AS
+WITH people AS (
+  SELECT id, name, name_key FROM props_Researcher
+  WHERE name_key IS NOT NULL AND name_key <> '' AND coalesce(is_person, true) AND name IS NOT NULL AND name <> ''
+), sizes AS (SELECT name_key FROM people GROUP BY name_key HAVING count(*) <= $cap),
+cand AS (
+  SELECT a.id AS sid, b.id AS eid, a.name_key FROM people a JOIN sizes USING (name_key)
+  JOIN people b ON b.name_key = a.name_key AND a.id < b.id
+  WHERE names_compatible(a.name, b.name)
+), nb AS (
+  SELECT sid AS r, eid AS c FROM edge_COAUTHORED_WITH UNION ALL SELECT eid, sid FROM edge_COAUTHORED_WITH
+), co AS (
+  SELECT x.sid, x.eid, count(DISTINCT n1.c) AS n FROM cand x JOIN nb n1 ON n1.r = x.sid
+  JOIN nb n2 ON n2.r = x.eid AND n2.c = n1.c GROUP BY x.sid, x.eid
+), inst AS (
+  SELECT x.sid, x.eid, count(DISTINCT i1.eid) AS n FROM cand x JOIN edge_AFFILIATED_WITH i1 ON i1.sid = x.sid
+  JOIN edge_AFFILIATED_WITH i2 ON i2.sid = x.eid AND i2.eid = i1.eid GROUP BY x.sid, x.eid
+), span AS (
+  SELECT rid, min(year) AS y0, max(year) AS y1 FROM au GROUP BY rid
+), shared AS (
+  SELECT x.sid, x.eid, count(*) AS n FROM cand x JOIN au a1 ON a1.rid = x.sid
+  JOIN au a2 ON a2.rid = x.eid AND a2.pid = a1.pid GROUP BY x.sid, x.eid
+), ev AS (
+  SELECT x.sid, x.eid, x.name_key, coalesce(co.n, 0) AS coauthors, coalesce(inst.n, 0) AS institutions,
+         coalesce(shared.n, 0) AS papers,
+         CASE WHEN sa.y0 IS NULL OR sb.y0 IS NULL THEN 0
+              ELSE greatest(0, least(sa.y1, sb.y1) - greatest(sa.y0, sb.y0) + 1) END AS overlap
+  FROM cand x LEFT JOIN co USING (sid, eid) LEFT JOIN inst USING (sid, eid) LEFT JOIN shared USING (sid, eid)
+  LEFT JOIN span sa ON sa.rid = x.sid LEFT JOIN span sb ON sb.rid = x.eid
+)
+SELECT sid, eid, coauthors AS shared_coauthors, institutions AS shared_institutions, overlap AS overlapping_years,
+       list_filter([
+         'same name key: ' || name_key,
+         CASE WHEN coauthors > 0 THEN 'shared co-authors: ' || coauthors END,
+         CASE WHEN institutions > 0 THEN 'shared institutions: ' || institutions END,
+         CASE WHEN overlap > 0 THEN 'overlapping years: ' || overlap END,
+         CASE WHEN papers > 0 THEN 'listed together on ' || papers || ' paper(s)' END
+       ], lambda e: e IS NOT NULL) AS evidence
+FROM ev
+"""
+
+# Ref nodes: every reference key an edge points at, with the key's property.
+REFS = """
+CREATE OR REPLACE TABLE props_Ref AS
+SELECT DISTINCT r.eid AS "key", s.prop, substr(r.eid, length(s.scheme) + 2) AS val
+FROM edge_REFERENCES r JOIN paper_schemes s ON s.scheme = split_part(r.eid, ':', 1)
+"""
