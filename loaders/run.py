@@ -18,7 +18,7 @@ from neo4j import Driver
 from weft.graph.driver import check_connectivity
 from weft.graph.errors import InvalidInput
 from weft.graph.migrate import migrate
-from weft.loaders.derived import Progress
+from weft.loaders.derived import DEFAULT_LIMITS, PairLimits, Progress
 from weft.loaders.detect import FileFormat, plan
 from weft.loaders.reader import read_records
 from weft.loaders.records import Rejected, record_rows, write_rejects
@@ -78,11 +78,13 @@ def load_paths(
     batch_size: int = 5000,
     progress: Progress | None = None,
     rejects_path: Path | str | None = None,
+    limits: PairLimits = DEFAULT_LIMITS,
 ) -> LoadSummary:
     """Load every file under `paths` (folders recursively) and recompute derived data.
 
     batch_size counts rows (nodes + relationships) per write transaction. Bad lines/records are
-    reported in `summary.rejects` (and as JSON Lines in `rejects_path`), never fatal. Raises
+    reported in `summary.rejects` (and as JSON Lines in `rejects_path`), never fatal. `limits` are the
+    pair-edge rules (WEFT_PAIR_EDGE_MAX_AUTHORS, WEFT_SAME_NAME_MAX_BUCKET; graph/MODEL.md). Raises
     InvalidInput for unknown files (before writing) and Unavailable when Neo4j cannot be reached.
 
     `progress(step, done, total)`, when given, hears `("files", done, total)` once the files are
@@ -95,7 +97,7 @@ def load_paths(
     planned = plan(paths, source)
     check_connectivity(driver)
     migrate(driver, database)
-    load = _Load(GraphWriter(driver, database), batch_size, progress)
+    load = _Load(GraphWriter(driver, database, limits), batch_size, progress)
     try:
         for done, (path, fmt) in enumerate(planned):
             load.note("files", done, len(planned))

@@ -21,7 +21,7 @@ from neo4j import Driver, ManagedTransaction
 from weft.graph.driver import translated_errors
 from weft.graph.identity.ids import aliases, canonical_keys, key_property, node_id
 from weft.graph.sources import SOURCE_PRIORITY
-from weft.loaders.derived import recompute
+from weft.loaders.derived import DEFAULT_LIMITS, PairLimits, recompute
 from weft.loaders.derived import (
     same_name_pairs as same_name_pairs,  # re-exported: loaders.csv_derived uses it
 )
@@ -135,9 +135,10 @@ class BatchOutcome:
 class GraphWriter:
     """Writes batches of RecordRows (`write`), then recomputes derived data (`finish`)."""
 
-    def __init__(self, driver: Driver, database: str = "neo4j") -> None:
+    def __init__(self, driver: Driver, database: str = "neo4j", limits: PairLimits = DEFAULT_LIMITS) -> None:
         self.driver = driver
         self.database = database
+        self.limits = limits
         self.touched_papers: set[str] = set()
         self.touched_researchers: set[str] = set()
         self.batches = 0
@@ -156,7 +157,9 @@ class GraphWriter:
         bump data_version (loaders/derived.py); returns the new data_version (0 when nothing was written)."""
         if not self.batches:
             return 0
-        return recompute(self.driver, self.database, self.touched_papers, self.touched_researchers, progress)
+        return recompute(
+            self.driver, self.database, self.touched_papers, self.touched_researchers, progress, self.limits
+        )
 
 
 # --- one batch ------------------------------------------------------------------------------

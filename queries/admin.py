@@ -25,6 +25,7 @@ CONSTRAINTS: tuple[LiteralString, ...] = (
     "CREATE CONSTRAINT category_key IF NOT EXISTS FOR (n:Category) REQUIRE n.key IS UNIQUE",
     "CREATE CONSTRAINT ref_key IF NOT EXISTS FOR (n:Ref) REQUIRE n.key IS UNIQUE",
     "CREATE CONSTRAINT meta_key IF NOT EXISTS FOR (n:Meta) REQUIRE n.key IS UNIQUE",
+    "CREATE CONSTRAINT paper_vector_paper IF NOT EXISTS FOR (n:PaperVector) REQUIRE n.paper_id IS UNIQUE",
 )
 
 # Secondary indexes: sort keys, same-name lookup, old ids, full-text search.
@@ -49,6 +50,9 @@ INDEXES: tuple[LiteralString, ...] = (
     "CREATE FULLTEXT INDEX paper_text IF NOT EXISTS FOR (n:Paper) ON EACH [n.title, n.abstract]",
     "CREATE FULLTEXT INDEX researcher_text IF NOT EXISTS FOR (n:Researcher) ON EACH [n.name, n.alt_names_text]",
     "CREATE FULLTEXT INDEX institution_text IF NOT EXISTS FOR (n:Institution) ON EACH [n.name, n.alt_names_text]",
+    # Papers' sentence vectors (queries/semantic.py): all-MiniLM-L6-v2's 384 dimensions, cosine.
+    "CREATE VECTOR INDEX paper_vector IF NOT EXISTS FOR (n:PaperVector) ON (n.vector) "
+    "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
 )
 
 # Blocks until every index is online, so the first query after a migration can use it.

@@ -7,14 +7,16 @@ derived edges are first deleted then rebuilt from loaded data, so rerunning conv
 from typing import LiteralString
 
 # Drops the COAUTHORED_WITH edges of the given researchers that BUILD_COAUTHORED would not leave:
-# pairs no longer sharing a paper, and edges stored from the larger id to the smaller (an id changed).
-# The edges that stay are updated in place by BUILD_COAUTHORED (a reload rewrites nothing).
-# Returns {partner}: every co-author of the given researchers who is not one of them (once).
+# pairs no longer sharing a paper of at most $max_authors authors, and edges stored from the larger id
+# to the smaller (an id changed). The edges that stay are updated in place by BUILD_COAUTHORED (a
+# reload rewrites nothing). Returns {partner}: every co-author (through a paper of at most
+# $max_authors authors, counted from the degree store) of the given researchers who is not one of them.
 CLEAR_COAUTHORED: LiteralString = """
 UNWIND $ids AS rid
 MATCH (a:Researcher {id: rid})
 USING INDEX a:Researcher(id)
-WITH a, COLLECT { MATCH (a)-[:AUTHORED]->(:Paper)<-[:AUTHORED]-(b:Researcher) WHERE b <> a
+WITH a, COLLECT { MATCH (a)-[:AUTHORED]->(p:Paper) WHERE COUNT { (p)<-[:AUTHORED]-() } <= $max_authors
+                  MATCH (p)<-[:AUTHORED]-(b:Researcher) WHERE b <> a
                   RETURN DISTINCT b.id } AS partners
 CALL (a, partners) {
   MATCH (a)-[c:COAUTHORED_WITH]-(b)
@@ -27,13 +29,16 @@ RETURN partner
 """
 
 # Rebuilds COAUTHORED_WITH {weight: shared papers, first_year, last_year} for every pair with at
-# least one given researcher, stored from the smaller id to the larger, except pairs with a co-author
-# in $done (computed already, by an earlier chunk); a pair of two given researchers is computed once
-# (from its smaller id); returns nothing.
+# least one given researcher, counting only papers of at most $max_authors authors (graph/MODEL.md
+# "Pair edges"), stored from the smaller id to the larger, except pairs with a co-author in $done
+# (computed already, by an earlier chunk); a pair of two given researchers is computed once (from its
+# smaller id); returns nothing.
 BUILD_COAUTHORED: LiteralString = """
 UNWIND $ids AS rid
-MATCH (a:Researcher {id: rid})-[:AUTHORED]->(p:Paper)<-[:AUTHORED]-(b:Researcher)
+MATCH (a:Researcher {id: rid})-[:AUTHORED]->(p:Paper)
 USING INDEX a:Researcher(id)
+WHERE COUNT { (p)<-[:AUTHORED]-() } <= $max_authors
+MATCH (p)<-[:AUTHORED]-(b:Researcher)
 WHERE a <> b AND (a.id < b.id OR NOT b.id IN $ids) AND NOT b.id IN $done
 WITH a, b, count(DISTINCT p) AS weight, min(p.year) AS first_year, max(p.year) AS last_year
 WITH CASE WHEN a.id < b.id THEN a ELSE b END AS x, CASE WHEN a.id < b.id THEN b ELSE a END AS y,
@@ -139,11 +144,39 @@ MATCH (r:Researcher {id: rid}) WHERE r.name_key IS NOT NULL AND r.name_key <> ''
 RETURN DISTINCT r.name_key AS name_key
 """
 
-# Every researcher in the given same-name buckets: {name_key, id, name, is_person}.
+# The people (is_person, a name) in each given same-name bucket, at most $cap + 1 per bucket (one
+# more than a linked bucket may hold, so a bucket too large to link is never read whole):
+# {name_key, id, name, is_person}.
 NAME_BUCKETS: LiteralString = """
 UNWIND $keys AS key
-MATCH (r:Researcher {name_key: key})
-RETURN key AS name_key, r.id AS id, r.name AS name, coalesce(r.is_person, true) AS is_person
+CALL (key) {
+  MATCH (r:Researcher {name_key: key})
+  WHERE coalesce(r.is_person, true) AND r.name IS NOT NULL AND r.name <> ''
+  RETURN r LIMIT $cap + 1
+}
+RETURN key AS name_key, r.id AS id, r.name AS name, true AS is_person
+"""
+
+# The authors of the given papers (their co-author pairs depend on the papers' author counts): {id}.
+PAPER_AUTHORS: LiteralString = """
+UNWIND $ids AS pid
+MATCH (:Paper {id: pid})<-[:AUTHORED]-(r:Researcher)
+RETURN DISTINCT r.id AS id
+"""
+
+# The SAME_NAME_AS edges among the given researchers, as {a, b} (start, end): {a, b}.
+SAME_NAME_LINKS: LiteralString = """
+UNWIND $ids AS rid
+MATCH (a:Researcher {id: rid})-[:SAME_NAME_AS]->(b:Researcher)
+RETURN a.id AS a, b.id AS b
+"""
+
+# Drops every SAME_NAME_AS edge in the given buckets (grown past the limit, so no longer linked); it
+# reads each bucket's members from the name_key index; returns nothing.
+CLEAR_SAME_NAME_BUCKETS: LiteralString = """
+UNWIND $keys AS key
+MATCH (:Researcher {name_key: key})-[s:SAME_NAME_AS]-()
+DELETE s
 """
 
 # Drops every SAME_NAME_AS edge of the given researchers; returns nothing.

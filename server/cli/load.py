@@ -15,7 +15,8 @@ from rich.table import Table
 from weft.graph.driver import open_driver
 from weft.graph.errors import WeftError
 from weft.graph.settings import load_settings
-from weft.server.cli.support import fail
+from weft.server.cli.embed import run_embed
+from weft.server.cli.support import connected, fail
 
 if TYPE_CHECKING:
     from weft.loaders.run import LoadSummary
@@ -32,10 +33,15 @@ RejectsOpt = Annotated[
     Path | None, typer.Option("--rejects", help="Write rejected lines/records here as JSON Lines.", dir_okay=False)
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+EmbedOpt = Annotated[bool, typer.Option("--embed", help="Then embed new and changed papers (as `weft embed`).")]
 
 
-def run_load(source: str, paths: list[Path], batch_size: int | None, rejects: Path | None, quiet: bool) -> None:
-    """Load, print the per-file summary and the rejects; exit 1 on a dead database, 2 on bad input."""
+def run_load(
+    source: str, paths: list[Path], batch_size: int | None, rejects: Path | None, quiet: bool, embed: bool = False
+) -> None:
+    """Load, print the per-file summary and the rejects; exit 1 on a dead database, 2 on bad input, 3 when
+    some file could not be read in full (`exit_if_unread`)."""
+    from weft.loaders.derived import PairLimits
     from weft.loaders.run import load_paths
 
     settings = load_settings()
@@ -50,6 +56,7 @@ def run_load(source: str, paths: list[Path], batch_size: int | None, rejects: Pa
                 batch_size=batch_size or settings.load_batch_size,
                 progress=None if quiet else bar,
                 rejects_path=rejects,
+                limits=PairLimits.of(settings),
             )
     except WeftError as exc:
         raise fail(exc) from exc
@@ -57,6 +64,22 @@ def run_load(source: str, paths: list[Path], batch_size: int | None, rejects: Pa
         console.print("[bold yellow]interrupted[/]: committed batches stay; rerun the same command to converge")
         raise typer.Exit(code=130) from None
     print_summary(summary, rejects)
+    if embed:
+        with connected(settings) as (driver, _):
+            run_embed(driver, settings.neo4j_database, 64, False, quiet)
+    exit_if_unread(summary)
+
+
+def exit_if_unread(summary: LoadSummary) -> None:
+    """Exit 3 when some file could not be read in full (empty, not JSON, unreadable, cut short): the rest of
+    the load is done and reported, but a script must not take it for a complete load."""
+    unread = sorted({r["file"] for r in summary.rejects if r.get("scope") == "file"})
+    if unread:
+        console.print(
+            f"[bold red]incomplete[/]: {len(unread)} file(s) could not be read in full (the rest was loaded): "
+            + ", ".join(unread)
+        )
+        raise typer.Exit(code=3)
 
 
 def print_summary(summary: LoadSummary, rejects: Path | None) -> None:
@@ -151,29 +174,47 @@ class LoadProgress:
 
 @load_app.command("openalex")
 def load_openalex(
-    paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = None, quiet: QuietOpt = False
+    paths: PathsArg,
+    batch_size: BatchOpt = None,
+    rejects: RejectsOpt = None,
+    quiet: QuietOpt = False,
+    embed: EmbedOpt = False,
 ) -> None:
     """OpenAlex works, authors, institutions: single entities, list pages, arrays, JSON Lines, .gz."""
-    run_load("openalex", paths, batch_size, rejects, quiet)
+    run_load("openalex", paths, batch_size, rejects, quiet, embed)
 
 
 @load_app.command("s2")
-def load_s2(paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = None, quiet: QuietOpt = False) -> None:
+def load_s2(
+    paths: PathsArg,
+    batch_size: BatchOpt = None,
+    rejects: RejectsOpt = None,
+    quiet: QuietOpt = False,
+    embed: EmbedOpt = False,
+) -> None:
     """Semantic Scholar Graph API JSON and dataset JSON Lines (gzipped or not)."""
-    run_load("s2", paths, batch_size, rejects, quiet)
+    run_load("s2", paths, batch_size, rejects, quiet, embed)
 
 
 @load_app.command("arxiv")
 def load_arxiv(
-    paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = None, quiet: QuietOpt = False
+    paths: PathsArg,
+    batch_size: BatchOpt = None,
+    rejects: RejectsOpt = None,
+    quiet: QuietOpt = False,
+    embed: EmbedOpt = False,
 ) -> None:
     """The arXiv metadata snapshot (JSON Lines)."""
-    run_load("arxiv", paths, batch_size, rejects, quiet)
+    run_load("arxiv", paths, batch_size, rejects, quiet, embed)
 
 
 @load_app.command("auto")
 def load_auto(
-    paths: PathsArg, batch_size: BatchOpt = None, rejects: RejectsOpt = None, quiet: QuietOpt = False
+    paths: PathsArg,
+    batch_size: BatchOpt = None,
+    rejects: RejectsOpt = None,
+    quiet: QuietOpt = False,
+    embed: EmbedOpt = False,
 ) -> None:
     """Any mix of the three; the source is detected per file."""
-    run_load("auto", paths, batch_size, rejects, quiet)
+    run_load("auto", paths, batch_size, rejects, quiet, embed)

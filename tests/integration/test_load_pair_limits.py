@@ -1,0 +1,98 @@
+"""The pair-edge rules (graph/MODEL.md "Pair edges") on real records, against the real server:
+a paper above the author limit keeps every AUTHORED edge but makes no co-author pairs, and a
+same-name bucket that grows past its limit loses its links, incrementally.
+
+The third "mearman r" person is derived from a real author record (new id and name), marked `derived`.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from collections import Counter
+from pathlib import Path
+
+from neo4j import Driver
+
+from tests.conftest import shared_path
+from weft.graph.migrate import reset
+from weft.loaders.derived import PairLimits
+from weft.loaders.run import load_paths
+
+MEARMAN_WORKS = ("openalex", "works", "academic_explorer_author_A5017898742_works.json")  # 9 works, 1-11 authors
+MAX_AUTHORS = 5
+
+
+def _rows(driver: Driver, query: str) -> list[dict]:
+    records, _, _ = driver.execute_query(query, routing_="r")
+    return [r.data() for r in records]
+
+
+def _short(url: str) -> str:
+    return url.rsplit("/", 1)[-1]
+
+
+def test_a_paper_above_the_limit_has_authored_edges_but_no_pairs(driver: Driver) -> None:
+    works = json.loads(shared_path(*MEARMAN_WORKS).read_text(encoding="utf-8"))["results"]
+    authors = {_short(w["id"]): sorted({_short(a["author"]["id"]) for a in w["authorships"]}) for w in works}
+    big = {wid for wid, team in authors.items() if len(team) > MAX_AUTHORS}
+    assert big and len(big) < len(authors)  # the file has papers on both sides of the limit
+    weights: Counter[tuple[str, str]] = Counter()
+    for wid, team in authors.items():
+        if wid not in big:
+            weights.update(itertools.combinations(team, 2))
+
+    reset(driver, "neo4j")
+    load_paths(driver, [shared_path(*MEARMAN_WORKS)], source="openalex", limits=PairLimits(max_authors=MAX_AUTHORS))
+
+    authored = _rows(driver, "MATCH (p:Paper)<-[:AUTHORED]-(r) RETURN p.openalex_id AS p, count(r) AS n")
+    assert {row["p"]: row["n"] for row in authored} == {wid: len(team) for wid, team in authors.items()}
+    pairs = _rows(
+        driver,
+        "MATCH (a:Researcher)-[c:COAUTHORED_WITH]->(b:Researcher) "
+        "RETURN a.openalex_id AS a, b.openalex_id AS b, c.weight AS weight",
+    )
+    assert {tuple(sorted((row["a"], row["b"]))): row["weight"] for row in pairs} == dict(weights)
+    # a pair met only on a large paper has no edge at all
+    only_big = {pair for wid in big for pair in itertools.combinations(authors[wid], 2) if pair not in weights}
+    assert only_big
+
+
+def _mearman_r(tmp_path: Path) -> Path:
+    """derived: a third "mearman r" person, copied from ROBERT C. MEARMAN with a new id and name."""
+    authors = json.loads(shared_path("openalex", "authors", "search_mearman.json").read_text(encoding="utf-8"))
+    robert = next(a for a in authors["results"] if a["display_name"] == "ROBERT C. MEARMAN")
+    third = copy.deepcopy(robert)
+    third.update(id="https://openalex.org/A5999999901", display_name="R. Mearman", orcid=None)
+    third["ids"] = {"openalex": third["id"]}
+    path = tmp_path / "third.json"
+    path.write_text(json.dumps(third), encoding="utf-8")
+    return path
+
+
+def _mearman_r_links(driver: Driver) -> set[tuple[str, str]]:
+    rows = _rows(
+        driver,
+        "MATCH (a:Researcher {name_key: 'mearman r'})-[:SAME_NAME_AS]->(b) RETURN a.name AS a, b.name AS b",
+    )
+    return {tuple(sorted((row["a"], row["b"]))) for row in rows}
+
+
+def test_a_same_name_bucket_past_its_limit_is_unlinked_and_relinked(driver: Driver, tmp_path: Path) -> None:
+    reset(driver, "neo4j")
+    mearman = shared_path("openalex", "authors", "search_mearman.json")
+    load_paths(driver, [mearman], source="openalex", limits=PairLimits(same_name_bucket=2))
+    assert _mearman_r_links(driver) == {("R. C. MEARMAN", "ROBERT C. MEARMAN")}
+
+    third = _mearman_r(tmp_path)
+    load_paths(driver, [third], source="openalex", limits=PairLimits(same_name_bucket=2))
+    assert _mearman_r_links(driver) == set()  # three people: over the limit, no links left
+
+    load_paths(driver, [third], source="openalex", limits=PairLimits(same_name_bucket=3))
+    everyone = {
+        ("R. C. MEARMAN", "ROBERT C. MEARMAN"),
+        ("R. C. MEARMAN", "R. Mearman"),
+        ("R. Mearman", "ROBERT C. MEARMAN"),
+    }
+    assert _mearman_r_links(driver) == everyone  # the untouched pair is rebuilt too
