@@ -1,6 +1,10 @@
-"""Whole-graph researcher scores for `weft analytics`: PageRank and Louvain community over every
-researcher, computed with networkx on the full co-authorship graph and stored as node properties
-`page_rank` and `community` in batched writes."""
+"""Whole-graph researcher scores for `weft analytics`: PageRank, Louvain community, connected
+component, degree and betweenness centrality over every researcher, stored as node properties
+`page_rank`, `community`, `component`, `degree_centrality` and `betweenness` in batched writes.
+
+Two engines compute them: networkx on the full co-authorship graph read into Python, or Neo4j Graph
+Data Science inside the server (graph/analytics/gds.py); `auto` picks GDS when the server has it and
+the graph has at least AUTO_GDS_MIN_TIES ties (bench/gds.py measured where GDS starts to win)."""
 
 from __future__ import annotations
 
@@ -11,8 +15,9 @@ from typing import Any
 import networkx as nx
 from neo4j import Driver
 
-from weft.graph.analytics import centrality, communities
+from weft.graph.analytics import centrality, communities, components, gds
 from weft.graph.driver import translated_errors
+from weft.graph.errors import InvalidInput, Unavailable
 from weft.graph.nx_bridge import read_coauthor_graph
 from weft.queries import network as q
 
@@ -25,18 +30,37 @@ class ScoresSummary:
     ties: int
     communities: int
     written: int
+    engine: str = "networkx"
+
+
+ENGINES = ("auto", "gds", "networkx")
+AUTO_GDS_MIN_TIES = 20_000
 
 
 def score_rows(graph: nx.Graph[str], seed: int = communities.LOUVAIN_SEED) -> list[dict[str, Any]]:
-    """One `{id, page_rank, community}` row per node: weighted PageRank and seeded Louvain.
+    """One row per node: weighted PageRank, seeded Louvain community, component (0 = largest), degree
+    and betweenness centrality (normalised).
 
-    >>> rows = score_rows(nx.Graph([("a", "b", {"weight": 1})]))
-    >>> [(r["id"], round(r["page_rank"], 2), r["community"]) for r in rows]
-    [('a', 0.5, 0), ('b', 0.5, 0)]
+    >>> rows = score_rows(nx.Graph([("a", "b", {"weight": 1}), ("b", "c", {"weight": 1})]))
+    >>> [(r["id"], round(r["page_rank"], 2), r["community"], r["component"], r["betweenness"]) for r in rows]
+    [('a', 0.26, 0, 0, 0.0), ('b', 0.49, 0, 0, 1.0), ('c', 0.26, 0, 0, 0.0)]
     """
     ranks = centrality.pagerank(graph)
     index = communities.community_index(communities.louvain(graph, seed=seed))
-    return [{"id": n, "page_rank": ranks[n], "community": index[n]} for n in graph.nodes]
+    component = components.component_index(graph)
+    degree = centrality.degree(graph)
+    between = centrality.betweenness(graph)
+    return [
+        {
+            "id": n,
+            "page_rank": ranks[n],
+            "community": index[n],
+            "component": component[n],
+            "degree_centrality": degree[n],
+            "betweenness": between[n],
+        }
+        for n in graph.nodes
+    ]
 
 
 def batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
@@ -49,16 +73,10 @@ def batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, An
         yield rows[start : start + size]
 
 
-def compute_and_store(
-    driver: Driver,
-    database: str,
-    batch_size: int = 5000,
-    seed: int = communities.LOUVAIN_SEED,
-    on_batch: Callable[[int], None] | None = None,
-) -> ScoresSummary:
-    """Read the whole co-authorship graph once, score it, write `page_rank`/`community` in batches."""
-    graph = read_coauthor_graph(driver, database)
-    rows = score_rows(graph, seed)
+def write_rows(
+    driver: Driver, database: str, rows: list[dict[str, Any]], batch_size: int, on_batch: Callable[[int], None] | None
+) -> int:
+    """Store the score rows in batches of `batch_size`; returns how many researchers were written."""
     written = 0
     with translated_errors("storing researcher scores"):
         for batch in batches(rows, batch_size):
@@ -66,9 +84,46 @@ def compute_and_store(
             written += records[0]["written"]
             if on_batch:
                 on_batch(len(batch))
+    return written
+
+
+def choose_engine(driver: Driver, database: str, engine: str) -> str:
+    """`gds` or `networkx` for the requested engine; `auto` counts the ties and asks the server for GDS."""
+    if engine not in ENGINES:
+        raise InvalidInput(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}", argument="--engine")
+    has_gds = engine != "networkx" and gds.gds_version(driver, database) is not None
+    if engine == "gds" and not has_gds:
+        raise Unavailable("the server has no Graph Data Science library (RETURN gds.version() fails)")
+    if engine != "auto":
+        return engine
+    if not has_gds:
+        return "networkx"
+    with translated_errors("counting co-authorship ties"):
+        records, _, _ = driver.execute_query(q.COUNT_COAUTHOR_TIES, database_=database, routing_="r")
+    return "gds" if records[0]["ties"] >= AUTO_GDS_MIN_TIES else "networkx"
+
+
+def compute_and_store(
+    driver: Driver,
+    database: str,
+    batch_size: int = 5000,
+    seed: int = communities.LOUVAIN_SEED,
+    on_batch: Callable[[int], None] | None = None,
+    engine: str = "networkx",
+) -> ScoresSummary:
+    """Score the whole co-authorship graph with the chosen engine and write the scores in batches."""
+    chosen = choose_engine(driver, database, engine)
+    if chosen == "gds":
+        run = gds.score_rows(driver, database)
+        rows, researchers, ties = run.rows, run.researchers, run.ties
+    else:
+        graph = read_coauthor_graph(driver, database)
+        rows, researchers, ties = score_rows(graph, seed), graph.number_of_nodes(), graph.number_of_edges()
+    written = write_rows(driver, database, rows, batch_size, on_batch)
     return ScoresSummary(
-        researchers=graph.number_of_nodes(),
-        ties=graph.number_of_edges(),
+        researchers=researchers,
+        ties=ties,
         communities=len({r["community"] for r in rows}),
         written=written,
+        engine=chosen,
     )

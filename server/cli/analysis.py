@@ -75,10 +75,76 @@ def to_plain(value: Any) -> Any:
     return value
 
 
+# What `weft cypher` runs (issue 11; Community Neo4j has no roles to lean on, so the plan is checked first):
+# a query the planner classifies as read-only (`r`: no writes, no schema or DBMS commands), on the
+# configured database, calling no procedure but these, and with no operator of these kinds (LOAD CSV can
+# fetch URLs; SHOW/TERMINATE see or end other sessions' work; administration commands run on `system`).
+READ_ONLY_PROCEDURES = frozenset(
+    {
+        "db.labels",
+        "db.relationshipTypes",
+        "db.propertyKeys",
+        "db.schema.visualization",
+        "db.schema.nodeTypeProperties",
+        "db.schema.relTypeProperties",
+    }
+)
+REFUSED_OPERATORS = ("LoadCSV", "Show", "Terminate", "Administration")
+
+
+def refusal(query_type: str | None, operators: list[tuple[str, str]], database: str) -> str | None:
+    """Why the guard refuses a query with this planner classification and plan (operator, details), or None.
+
+    >>> refusal("r", [("ProduceResults@neo4j", "n"), ("AllNodesScan@neo4j", "n")], "neo4j") is None
+    True
+    >>> refusal("r", [("LoadCSV@neo4j", "row")], "neo4j")
+    'LOAD CSV is not allowed (it reads files and URLs)'
+    """
+    if query_type != "r":
+        return "only read queries are allowed (no writes, schema, index or DBMS commands)"
+    for operator, details in operators:
+        name, _, where = operator.partition("@")
+        if where and where != database:
+            return f"only the `{database}` database may be queried"
+        if name == "LoadCSV":
+            return "LOAD CSV is not allowed (it reads files and URLs)"
+        if name.startswith(REFUSED_OPERATORS):
+            return f"administration commands are not allowed ({name})"
+        procedure = details.split("(", 1)[0].strip()
+        if name == "ProcedureCall" and procedure not in READ_ONLY_PROCEDURES:
+            return f"procedure {procedure} is not allowed (only {', '.join(sorted(READ_ONLY_PROCEDURES))})"
+    return None
+
+
+def _operators(plan: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """(operatorType, Details) of every operator of an EXPLAIN plan."""
+    if not plan:
+        return []
+    found = [(str(plan.get("operatorType", "")), str(plan.get("args", {}).get("Details", "")))]
+    for child in plan.get("children", []):
+        found += _operators(child)
+    return found
+
+
+def check_read_only(driver: Driver, text: str, params: Mapping[str, Any], database: str) -> None:
+    """InvalidInput naming what is refused unless the guard allows the query (planned with EXPLAIN: nothing runs)."""
+    with (
+        translated_errors("planning the query"),
+        driver.session(database=database, default_access_mode=READ_ACCESS) as session,
+    ):
+        # the analyst's own query, planned and not run; a str from the command line, never a LiteralString
+        summary = session.run("EXPLAIN " + text, dict(params)).consume()  # pyright: ignore[reportArgumentType]
+    why = refusal(summary.query_type, _operators(summary.plan), database)
+    if why:
+        raise InvalidInput(f"refused: `weft cypher` is read-only: {why}", argument="query")
+
+
 def run_read(
     driver: Driver, text: str, params: Mapping[str, Any], database: str, timeout_s: float, max_rows: int
 ) -> ReadResult:
-    """Run `text` in a READ transaction (the server refuses writes) with a timeout and a row cap."""
+    """Run `text` in a READ transaction (the server refuses writes) with a timeout and a row cap, once the
+    read-only guard (`check_read_only`) allows it."""
+    check_read_only(driver, text, params, database)
 
     @unit_of_work(timeout=timeout_s)
     def work(tx: ManagedTransaction) -> ReadResult:
@@ -170,9 +236,14 @@ def cypher_command(
 
 def analytics_command(
     batch_size: Annotated[int, typer.Option(help="Researchers written per transaction.")] = 5000,
-    seed: Annotated[int, typer.Option(help="Louvain seed (same seed and data, same communities).")] = 42,
+    seed: Annotated[int, typer.Option(help="Louvain seed for networkx (same seed and data, same communities).")] = 42,
+    engine: Annotated[
+        str,
+        typer.Option(help="gds (Graph Data Science in the server), networkx (in this process) or auto (by size)."),
+    ] = "auto",
 ) -> None:
-    """Compute PageRank and Louvain communities over all researchers; store `page_rank`/`community`."""
+    """Score every researcher (PageRank, Louvain community, component, degree and betweenness centrality)
+    and store `page_rank`, `community`, `component`, `degree_centrality`, `betweenness`."""
     from weft.graph.network_scores import compute_and_store
 
     settings = load_settings()
@@ -187,12 +258,13 @@ def analytics_command(
                 batch_size=batch_size,
                 seed=seed,
                 on_batch=lambda n: progress.advance(task, n),
+                engine=engine,
             )
     except WeftError as exc:
         raise fail(exc) from exc
     typer.echo(
         f"{summary.researchers} researchers, {summary.ties} co-authorship ties, {summary.communities} "
-        f"communities; page_rank and community written on {summary.written} researchers in "
+        f"communities; scores written on {summary.written} researchers by {summary.engine} in "
         f"{time.monotonic() - began:.1f}s"
     )
 
