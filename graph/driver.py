@@ -22,19 +22,34 @@ from weft.graph.settings import Settings
 # Our statements are reviewed in queries/; planner notifications (e.g. "property key does not exist"
 # for a property no node has yet) would only print to users' terminals, so the server sends none.
 _NOTIFICATION_SEVERITY: Final = "OFF"
+# Pooled connections idle longer than this are checked (one round trip) before a query uses them.
+_LIVENESS_CHECK_S: Final = 2.0
 
 
 def open_driver(settings: Settings) -> Driver:
     """A synchronous driver, for the CLI and loaders."""
     return GraphDatabase.driver(
-        settings.neo4j_uri, auth=settings.auth, notifications_min_severity=_NOTIFICATION_SEVERITY
+        settings.neo4j_uri,
+        auth=settings.auth,
+        notifications_min_severity=_NOTIFICATION_SEVERITY,
+        connection_timeout=settings.connect_timeout_s,
     )
 
 
 def open_async_driver(settings: Settings) -> AsyncDriver:
-    """The one async driver a server process uses (opened in the Starlette lifespan)."""
+    """The one async driver a server process uses (opened in the Starlette lifespan).
+
+    Fails fast while the database is down (issue 11): opening a connection and waiting for a free one
+    are bounded by WEFT_CONNECT_TIMEOUT, well under the request deadline, and pooled connections idle
+    for a while are checked before use, so a restarted server's dead connections are found at once.
+    """
     return AsyncGraphDatabase.driver(
-        settings.neo4j_uri, auth=settings.auth, notifications_min_severity=_NOTIFICATION_SEVERITY
+        settings.neo4j_uri,
+        auth=settings.auth,
+        notifications_min_severity=_NOTIFICATION_SEVERITY,
+        connection_timeout=settings.connect_timeout_s,
+        connection_acquisition_timeout=settings.connect_timeout_s,
+        liveness_check_timeout=_LIVENESS_CHECK_S,
     )
 
 

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Iterator
 
 from graphql import GraphQLError, GraphQLSyntaxError
+from neo4j.exceptions import Neo4jError
 from strawberry.extensions import SchemaExtension
 
 from weft.graph.errors import InvalidInput, WeftError
@@ -38,7 +39,7 @@ def coded(error: GraphQLError, request_id: str) -> GraphQLError:
         extensions = {"code": original.code}
         if isinstance(original, InvalidInput) and original.argument:
             extensions["argument"] = original.argument
-        return _with(error, str(original), extensions)
+        return _with(error, _public_message(original), extensions)
     if is_unexpected(error):
         return _with(
             error,
@@ -49,6 +50,16 @@ def coded(error: GraphQLError, request_id: str) -> GraphQLError:
     if error.extensions and "code" in error.extensions:
         return error
     return _with(error, error.message, {"code": _code_of(error)})
+
+
+def _public_message(error: WeftError) -> str:
+    """The error's message, without the database's own words when Neo4j refused the input (they name Java
+    classes, indexes and procedures: database internals, not something a client can act on)."""
+    message = str(error)
+    if isinstance(error, InvalidInput) and isinstance(error.__cause__, Neo4jError):
+        what = message.split(": ", 1)[0]
+        return f"{what}: the database could not use the given arguments"
+    return message
 
 
 def _code_of(error: GraphQLError) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from graphql import (
+    ArgumentNode,
     DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
@@ -29,10 +30,16 @@ from graphql import (
     GraphQLSchema,
     InlineFragmentNode,
     IntValueNode,
+    ListValueNode,
+    Node,
+    ObjectValueNode,
     OperationDefinitionNode,
     SelectionSetNode,
+    StringValueNode,
     ValidationContext,
     ValidationRule,
+    ValueNode,
+    VariableNode,
     get_named_type,
 )
 from graphql.validation import ASTValidationRule
@@ -47,6 +54,11 @@ MAX_COST = 50_000
 LIST_FACTOR = 10
 # Tokens of valid documents a process keeps parsed (PreparedDocuments): about 20 MB at most.
 PREPARED_TOKENS = 50_000
+# Every string argument (ids, names, cursors, search text; literal or variable, inside input objects too) and
+# list argument, checked on every request before any database work (issue 11: a 1 MB id cost 6-18 s).
+MAX_ARGUMENT_CHARS = 512
+MAX_ARGUMENT_WORDS = 32
+MAX_ARGUMENT_ITEMS = 100
 
 
 def _unwrap(type_: Any) -> tuple[Any, bool]:
@@ -208,8 +220,73 @@ class Limits(SchemaExtension):
         context = self.execution_context
         if self.known_valid:
             context.pre_execution_errors = []
+        else:
             yield
-            return
-        yield
-        if context.pre_execution_errors == [] and context.query is not None and context.graphql_document is not None:
-            self.prepared.put(context.query, context.graphql_document)
+            document = context.graphql_document
+            if context.pre_execution_errors == [] and context.query is not None and document is not None:
+                self.prepared.put(context.query, document)
+        if context.pre_execution_errors == [] and context.graphql_document is not None:
+            context.pre_execution_errors = argument_errors(context.graphql_document, context.variables or {})
+        if self.known_valid:
+            yield
+
+
+def argument_errors(document: DocumentNode, variables: dict[str, Any]) -> list[GraphQLError]:
+    """BAD_USER_INPUT errors for argument values past the caps (MAX_ARGUMENT_CHARS, _WORDS, _ITEMS), literal
+    or given as variables; the first one found per argument."""
+    errors: list[GraphQLError] = []
+    for node in _argument_nodes(document):
+        problem = _oversized(_value_of(node.value, variables))
+        if problem:
+            errors.append(
+                GraphQLError(
+                    f"`{node.name.value}` is too long: {problem}",
+                    node,
+                    extensions={"code": "BAD_USER_INPUT", "argument": node.name.value},
+                )
+            )
+    return errors
+
+
+def _argument_nodes(node: Any) -> Iterator[ArgumentNode]:
+    """Every argument node of every field and directive of a document (fragments included)."""
+    if isinstance(node, ArgumentNode):
+        yield node
+        return
+    for key in getattr(node, "keys", ()):
+        if key in ("loc", "value"):
+            continue
+        child = getattr(node, key, None)
+        if isinstance(child, (list, tuple)):
+            for item in child:
+                if isinstance(item, Node):
+                    yield from _argument_nodes(item)
+        elif isinstance(child, Node):
+            yield from _argument_nodes(child)
+
+
+def _value_of(value: ValueNode, variables: dict[str, Any]) -> Any:
+    """The plain value of an argument: literals as they are written, variables from the request."""
+    if isinstance(value, VariableNode):
+        return variables.get(value.name.value)
+    if isinstance(value, ListValueNode):
+        return [_value_of(v, variables) for v in value.values]
+    if isinstance(value, ObjectValueNode):
+        return {f.name.value: _value_of(f.value, variables) for f in value.fields}
+    if isinstance(value, StringValueNode):
+        return value.value
+    return None
+
+
+def _oversized(value: Any) -> str | None:
+    """What makes a value too large, or None."""
+    if isinstance(value, str):
+        if len(value) > MAX_ARGUMENT_CHARS or len(value.split()) > MAX_ARGUMENT_WORDS:
+            return f"at most {MAX_ARGUMENT_CHARS} characters and {MAX_ARGUMENT_WORDS} words"
+    elif isinstance(value, list):
+        if len(value) > MAX_ARGUMENT_ITEMS:
+            return f"at most {MAX_ARGUMENT_ITEMS} items"
+        return next((p for p in map(_oversized, value) if p), None)
+    elif isinstance(value, dict):
+        return next((p for p in map(_oversized, value.values()) if p), None)
+    return None

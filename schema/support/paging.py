@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from dataclasses import dataclass
 
 from weft.graph.errors import InvalidInput
@@ -21,6 +22,12 @@ MAX_FIRST = 100
 DEFAULT_FIRST = 20
 _CURSOR_PREFIX = "weft:v1:"
 _KEY_PREFIX = "weft:v2:"
+# Cursors are ours and short; anything longer, or a position or rank past these, is not one of ours
+# (a huge number would overflow Neo4j's 64-bit integers: issue 11).
+MAX_CURSOR_CHARS = 512
+MAX_OFFSET = 10_000_000
+MAX_RANK = 2**53
+_POSITION = re.compile(r"[0-9]{1,8}")
 
 SortKey = tuple[int, str, str]
 """An item's place in a list paged by key: (rank, date, id), as graph/reads/papers.py's `PaperKey`."""
@@ -38,9 +45,10 @@ def encode_cursor(offset: int) -> str:
 def decode_cursor(cursor: str, argument: str = "after") -> int:
     """The offset a cursor stands for; InvalidInput naming `argument` if it is not one of ours."""
     text = _decoded(cursor, argument)
-    if not text.startswith(_CURSOR_PREFIX) or not text[len(_CURSOR_PREFIX) :].isdigit():
+    position = text[len(_CURSOR_PREFIX) :]
+    if not text.startswith(_CURSOR_PREFIX) or not _POSITION.fullmatch(position) or int(position) > MAX_OFFSET:
         raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument)
-    return int(text[len(_CURSOR_PREFIX) :])
+    return int(position)
 
 
 def encode_key_cursor(sort: str, key: SortKey) -> str:
@@ -68,7 +76,7 @@ def decode_key_cursor(cursor: str, sort: str, argument: str = "after") -> SortKe
     except ValueError:
         value = None
     match value:
-        case [str(s), int(rank), str(date), str(item)] if s == sort and not isinstance(rank, bool):
+        case [str(s), int(rank), str(date), str(item)] if s == sort and _is_rank(rank):
             return (rank, date, item)
         case [str(s), int(), str(), str()] if s != sort:
             raise InvalidInput(f"`{argument}` is a cursor of the {s} order, not {sort}", argument=argument)
@@ -76,7 +84,13 @@ def decode_key_cursor(cursor: str, sort: str, argument: str = "after") -> SortKe
             raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument)
 
 
+def _is_rank(value: int) -> bool:
+    return not isinstance(value, bool) and -MAX_RANK <= value <= MAX_RANK
+
+
 def _decoded(cursor: str, argument: str) -> str:
+    if len(cursor) > MAX_CURSOR_CHARS:
+        raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument)
     try:
         return base64.urlsafe_b64decode(cursor.encode("ascii")).decode("utf-8")
     except (binascii.Error, UnicodeError, ValueError) as exc:
