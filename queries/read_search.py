@@ -2,17 +2,54 @@
 
 from typing import LiteralString
 
-# One page of hits across the full-text indexes in $indexes for the escaped Lucene $query, best first;
-# junk (non-person) researcher records left out: total, page [{kind, score, node}].
+# One page of hits, best first, fusing two rankings by reciprocal rank fusion (RRF): each hit scores
+# sum(1 / ($rrf_k + rank)) over the rankings it is in (rank from 1).
+#  * keyword: the full-text indexes in $indexes (empty: no keyword ranking) queried with $any (any word;
+#    the best $cap per index) and $all (every word); hits with every word first, then by Lucene score;
+#    junk (non-person) researcher records left out.
+#  * semantic: the $k papers whose vectors are nearest to $vector (null: no semantic ranking), by cosine.
+# Papers in either ranking must pass the filter ($year_from, $year_to, $categories; null: no filter).
+# Returns total, page [{kind, score, keyword_score, semantic_score, all_terms, node}].
 SEARCH_PAGE: LiteralString = """
-UNWIND $indexes AS index_name
-CALL db.index.fulltext.queryNodes(index_name, $query) YIELD node, score
-WITH index_name, node, score
-WHERE index_name <> 'researcher_text' OR coalesce(node.is_person, true)
-WITH index_name, node, score ORDER BY score DESC, node.id
-WITH collect({kind: index_name, node: node, score: score}) AS found
+CALL () {
+  UNWIND $indexes AS index_name
+  CALL db.index.fulltext.queryNodes(index_name, $any, {limit: $cap}) YIELD node, score
+  RETURN index_name, node, score, 0 AS tier
+  UNION ALL
+  UNWIND $indexes AS index_name
+  CALL db.index.fulltext.queryNodes(index_name, $all, {limit: $cap}) YIELD node, score
+  RETURN index_name, node, score, 1 AS tier
+}
+WITH index_name, node, max(score) AS score, max(tier) AS tier
+WHERE CASE index_name
+  WHEN 'researcher_text' THEN coalesce(node.is_person, true)
+  WHEN 'paper_text' THEN ($year_from IS NULL OR node.year >= $year_from) AND ($year_to IS NULL OR node.year <= $year_to)
+    AND ($categories IS NULL OR EXISTS { MATCH (node)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN $categories })
+  ELSE true END
+WITH index_name, node, score, tier ORDER BY tier DESC, score DESC, node.id
+WITH collect({kind: index_name, node: node, score: score, all_terms: tier = 1}) AS keyword
+CALL () {
+  WITH $vector AS vector WHERE vector IS NOT NULL
+  CALL db.index.vector.queryNodes('paper_vector', $k, vector) YIELD node, score
+  MATCH (p:Paper {id: node.paper_id})-[:EMBEDDED_AS]->(node)
+  WHERE ($year_from IS NULL OR p.year >= $year_from) AND ($year_to IS NULL OR p.year <= $year_to)
+    AND ($categories IS NULL OR EXISTS { MATCH (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN $categories })
+  WITH p, max(2 * score - 1) AS cosine ORDER BY cosine DESC, p.id
+  RETURN collect({node: p, cosine: cosine}) AS semantic
+}
+UNWIND [i IN range(0, size(keyword) - 1) | {kind: keyword[i].kind, node: keyword[i].node, rank: i + 1,
+          keyword_score: keyword[i].score, all_terms: keyword[i].all_terms}]
+     + [i IN range(0, size(semantic) - 1) | {kind: 'paper_text', node: semantic[i].node, rank: i + 1,
+          semantic_score: semantic[i].cosine}] AS hit
+WITH hit.kind AS kind, hit.node AS node, sum(1.0 / ($rrf_k + hit.rank)) AS score,
+     max(hit.keyword_score) AS keyword_score, max(hit.semantic_score) AS semantic_score,
+     collect(hit.all_terms)[0] AS all_terms
+ORDER BY score DESC, node.id
+WITH collect({kind: kind, node: node, score: score, keyword_score: keyword_score, semantic_score: semantic_score,
+              all_terms: all_terms}) AS found
 RETURN size(found) AS total,
-       [x IN found[$skip..$end] | {kind: x.kind, score: x.score, node: properties(x.node)}] AS page
+       [x IN found[$skip..$end] | {kind: x.kind, score: x.score, keyword_score: x.keyword_score,
+        semantic_score: x.semantic_score, all_terms: x.all_terms, node: properties(x.node)}] AS page
 """
 
 # Up to $limit completions for the escaped prefix query $query across $indexes: kind, id, label, score.

@@ -1,6 +1,9 @@
-"""Full-text search and autocomplete over the paper, researcher and institution indexes."""
+"""Search (keyword, semantic or both fused) and autocomplete over papers, researchers and institutions."""
 
 from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
 
 from weft.graph.errors import InvalidInput
 from weft.graph.identity.lookup import escape_lucene, prefix_query
@@ -12,6 +15,15 @@ MAX_WORDS = 32
 MAX_CHARS = 500
 INDEX_OF = {"PAPER": "paper_text", "RESEARCHER": "researcher_text", "INSTITUTION": "institution_text"}
 KIND_OF = {index: kind for kind, index in INDEX_OF.items()}
+KEYWORD_HITS = 1000
+"""Best full-text hits per index and query kept for ranking (so `total` counts at most this many per kind)."""
+FILTERED_KEYWORD_HITS = 10_000
+"""As KEYWORD_HITS when a paper filter is set: the filter applies after the full-text index answered."""
+SEMANTIC_HITS = 100
+"""Papers asked of the vector index (more when paging goes deeper, at most MAX_SEMANTIC_HITS)."""
+MAX_SEMANTIC_HITS = 1000
+RRF_K = 60
+"""Reciprocal rank fusion's constant: a hit scores sum(1 / (RRF_K + rank)) over the rankings it is in."""
 
 
 def check_text(text: str, argument: str) -> None:
@@ -22,13 +34,69 @@ def check_text(text: str, argument: str) -> None:
         )
 
 
-async def search_page(reader: GraphReader, text: str, kinds: list[str], skip: int, limit: int) -> Page:
-    """Hits `{kind, score, node}` for the words of `text` (Lucene syntax neutralised), best first."""
-    check_text(text, "query")
-    query = escape_lucene(text)
-    if not query:
+@dataclass(frozen=True)
+class PaperFilters:
+    """Filters of a search that only papers have (researchers and institutions are left out when set)."""
+
+    year_from: int | None = None
+    year_to: int | None = None
+    categories: list[str] | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.year_from is not None or self.year_to is not None or self.categories is not None
+
+
+def keyword_queries(text: str) -> tuple[str, str]:
+    """(every word, any word) as full-text queries for the words of `text` (Lucene syntax neutralised)."""
+    every = escape_lucene(text)
+    if not every:
         raise InvalidInput("`query` must contain at least one word", argument="query")
-    params = {"indexes": [INDEX_OF[k] for k in kinds], "query": query, "skip": skip, "end": skip + limit}
+    return every, " OR ".join(every.split(" AND "))
+
+
+async def query_vector(text: str) -> list[float]:
+    """The query's unit vector (the model runs in a worker thread, off the event loop)."""
+    from weft.graph.embeddings import embedder
+
+    return await asyncio.to_thread(lambda: embedder().embed_one(text))
+
+
+async def search_page(
+    reader: GraphReader,
+    text: str,
+    kinds: list[str],
+    skip: int,
+    limit: int,
+    mode: str = "HYBRID",
+    filters: PaperFilters | None = None,
+) -> Page:
+    """Hits `{kind, score, keyword_score, semantic_score, all_terms, node}` for `text`, best first.
+
+    `mode` KEYWORD ranks by full-text relevance (any word matches; hits with every word first), SEMANTIC by
+    the cosine of the papers' vectors to the query's, HYBRID fuses both by reciprocal rank fusion (`RRF_K`).
+    """
+    check_text(text, "query")
+    filters = filters or PaperFilters()
+    every, any_word = keyword_queries(text)
+    if filters.active:
+        kinds = [k for k in kinds if k == "PAPER"]
+    indexes = [INDEX_OF[k] for k in kinds] if mode != "SEMANTIC" else []
+    semantic = mode != "KEYWORD" and "PAPER" in kinds
+    params = {
+        "indexes": indexes,
+        "all": every,
+        "any": any_word,
+        "cap": FILTERED_KEYWORD_HITS if filters.active else KEYWORD_HITS,
+        "vector": await query_vector(text) if semantic else None,
+        "k": min(max(SEMANTIC_HITS, skip + limit), MAX_SEMANTIC_HITS),
+        "rrf_k": RRF_K,
+        "year_from": filters.year_from,
+        "year_to": filters.year_to,
+        "categories": filters.categories,
+        "skip": skip,
+        "end": skip + limit,
+    }
     try:
         row = await reader.one(q.SEARCH_PAGE, params, "searching")
     except InvalidInput as exc:

@@ -12,12 +12,13 @@ from typing import Annotated, Any
 import strawberry
 
 from weft.graph.identity.ids import KEY_PROPERTIES
+from weft.graph.reads import semantic
 from weft.graph.reads.papers import CitedByPart, PaperDetails, PaperParts, ReferencesPart
 from weft.schema.context import Info
 from weft.schema.support.connection import After, Connection, First, connection
 from weft.schema.support.dataloaders import Loaders
 from weft.schema.support.enums import PaperSort
-from weft.schema.support.paging import window
+from weft.schema.support.paging import check_range, window
 from weft.schema.support.prefetch import Selection, prime
 from weft.schema.support.values import Identity, SourceCount, source_counts
 from weft.schema.types.authorship import Authorship
@@ -25,6 +26,7 @@ from weft.schema.types.entity import Entity, resolve_ids
 from weft.schema.types.paper_category import PaperCategory
 from weft.schema.types.paper_version import PaperVersion
 from weft.schema.types.researcher import STATS_FIELDS, connection_window, enum_name
+from weft.schema.types.similar_paper import SimilarPaper
 
 
 @strawberry.type(description="A scholarly work (one node per real paper, whatever source described it).")
@@ -146,6 +148,24 @@ class Paper(Entity):
         page = window(first, after)
         found = await info.context.data.references.load((self.id, page.skip, page.limit))
         return connection(found, page, Paper.from_record)
+
+    @strawberry.field(
+        description="Papers about much the same thing, by the meaning of title and abstract (cosine of sentence "
+        "vectors), best first; empty when this paper has no vector (see `vectorModel`)."
+    )
+    async def similar(
+        self, info: Info, first: Annotated[int, strawberry.argument(description="How many, at most 50.")] = 10
+    ) -> list[SimilarPaper]:
+        check_range("first", first, 0, 50)
+        found = await semantic.similar_papers(info.context.reader, self.id, first)
+        return [SimilarPaper.from_record(r) for r in found.rows]
+
+    @strawberry.field(
+        description="The model that made this paper's sentence vector (for semantic search and `similar`); null "
+        "when it has none: a paper with neither title nor abstract gets none, others get one from `weft embed`."
+    )
+    async def vector_model(self, info: Info) -> str | None:
+        return await semantic.vector_model(info.context.reader, self.id)
 
 
 def fold_paper(sel: Selection) -> PaperParts:

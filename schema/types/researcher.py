@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import strawberry
 
 from weft.graph.errors import InvalidInput
+from weft.graph.reads import semantic
 from weft.graph.reads.papers import ResearcherPageKey
 from weft.graph.reads.researchers import CoauthorPageKey, CoauthorsPart, PapersPart, Profile, ProfileParts
 from weft.schema.context import Info
@@ -41,6 +42,7 @@ from weft.schema.types.entity import resolve_ids
 from weft.schema.types.named_entity import NamedEntity, resolve_alt_names
 from weft.schema.types.refs import PaperRef
 from weft.schema.types.same_name_researcher import SameNameResearcher
+from weft.schema.types.similar_researcher import SimilarResearcher
 
 
 @strawberry.type(
@@ -199,6 +201,23 @@ class Researcher(NamedEntity):
         check_range("minWeight", min_weight, 1, 1_000_000)
         found = await info.context.data.coauthors.load(_coauthors_key(self.id, min_weight, sort.name, page))
         return connection(found, page, Coauthor.from_record)
+
+    @strawberry.field(
+        description="Researchers whose papers are about the same things as this one's (the centroids of their "
+        "papers' sentence vectors compared by cosine), best first; empty when none of this researcher's papers "
+        "has a vector (run `weft embed`)."
+    )
+    async def similar_researchers(
+        self,
+        info: Info,
+        first: Annotated[int, strawberry.argument(description="How many, at most 50.")] = 10,
+        exclude_coauthors: Annotated[
+            bool, strawberry.argument(description="Leave out everyone who has written a paper with this researcher.")
+        ] = False,
+    ) -> list[SimilarResearcher]:
+        check_range("first", first, 0, 50)
+        found = await semantic.similar_researchers(info.context.reader, self.id, first, exclude_coauthors)
+        return [SimilarResearcher.from_record(r) for r in found.rows]
 
 
 def _papers_key(

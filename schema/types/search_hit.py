@@ -1,4 +1,4 @@
-"""The SearchHit type: a scored full-text hit (paper, researcher or institution)."""
+"""The SearchHit type: a scored search hit (paper, researcher or institution) and the rankings that found it."""
 
 from __future__ import annotations
 
@@ -14,19 +14,40 @@ SearchNode = Annotated[
 ]
 
 
-@strawberry.type(description="One full-text search hit with its relevance score.")
+@strawberry.type(description="One search hit with its scores.")
 class SearchHit:
     kind: SearchType = strawberry.field(description="What kind of node was found.")
-    score: float = strawberry.field(description="Lucene relevance score (higher is better).")
+    score: float = strawberry.field(
+        description="What hits are ordered by (higher is better): the reciprocal-rank-fusion score, the sum of "
+        "1/(60 + rank) over the rankings (keyword, semantic) the hit is in; see `keywordScore`, `semanticScore`."
+    )
+    keyword_score: float | None = strawberry.field(
+        description="Lucene relevance in the keyword ranking; null when the keyword ranking did not find it."
+    )
+    semantic_score: float | None = strawberry.field(
+        description="Cosine similarity of the paper's vector to the query's; null when the semantic ranking "
+        "did not find it (not among the nearest, not a paper, or a paper without a vector)."
+    )
+    matched_all_terms: bool | None = strawberry.field(
+        description="True when the hit contains every word of the query (such hits lead the keyword ranking); "
+        "null when only the semantic ranking found it."
+    )
     node: SearchNode = strawberry.field(description="The paper, researcher or institution found.")
 
     @classmethod
     def from_record(cls, row: dict[str, Any]) -> SearchHit:
-        """From a `{kind, score, node}` row."""
+        """From a `{kind, score, keyword_score, semantic_score, all_terms, node}` row."""
         from weft.schema.types.institution import Institution
         from weft.schema.types.paper import Paper
         from weft.schema.types.researcher import Researcher
 
         kind = SearchType(row["kind"])
         entity = {SearchType.PAPER: Paper, SearchType.RESEARCHER: Researcher, SearchType.INSTITUTION: Institution}
-        return cls(kind=kind, score=float(row["score"]), node=entity[kind].from_record(row["node"]))
+        return cls(
+            kind=kind,
+            score=float(row["score"]),
+            keyword_score=row.get("keyword_score"),
+            semantic_score=row.get("semantic_score"),
+            matched_all_terms=row.get("all_terms"),
+            node=entity[kind].from_record(row["node"]),
+        )

@@ -1,0 +1,24 @@
+"""The SearchMode enum: how `search` ranks (words, meaning, or both fused)."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import strawberry
+
+
+@strawberry.enum(description="How `search` finds and ranks hits.")
+class SearchMode(Enum):
+    KEYWORD = strawberry.enum_value(
+        "KEYWORD",
+        description="Full-text: any word of the query matches; hits with every word first, then by Lucene relevance.",
+    )
+    SEMANTIC = strawberry.enum_value(
+        "SEMANTIC",
+        description="By meaning: the papers whose title+abstract vectors are nearest the query's (papers only).",
+    )
+    HYBRID = strawberry.enum_value(
+        "HYBRID",
+        description="Both rankings fused by reciprocal rank fusion: a hit scores the sum of 1/(60 + rank) over "
+        "the rankings it appears in, so what both find rises to the top.",
+    )
