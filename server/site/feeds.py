@@ -1,0 +1,102 @@
+"""RSS 2.0 feeds of the newest papers (feedgen): overall, per researcher, per institution, per category.
+
+Each is the first page of the same paper list the API's `papers(sort: NEWEST)` reads."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from feedgen.feed import FeedGenerator
+from starlette.requests import Request
+from starlette.responses import Response
+
+from weft.graph.reads.institutions import find_institution
+from weft.graph.reads.papers import PaperFilter, category_lookups, paper_page
+from weft.graph.reads.reader import GraphReader
+from weft.graph.reads.researchers import find_researcher
+from weft.server.site import urls
+from weft.server.site.render import finish, not_found, reader_of
+
+ITEMS = 30
+RSS = "application/rss+xml; charset=utf-8"
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _text(value: Any) -> str:
+    """Text XML 1.0 can carry (feedgen's lxml refuses control characters)."""
+    return _CONTROL.sub("", str(value or ""))
+
+
+def published(node: dict[str, Any]) -> datetime | None:
+    """The publication date (or 1 January of the year) as a UTC datetime."""
+    raw = node.get("publication_date") or (f"{node['year']}-01-01" if node.get("year") else None)
+    try:
+        return datetime.fromisoformat(raw).replace(tzinfo=UTC) if raw else None
+    except ValueError:
+        return None
+
+
+def render(request: Request, title: str, page_path: str, feed_path: str, papers: list[dict[str, Any]]) -> Response:
+    """The feed of `papers` for the page at `page_path`."""
+    base = str(request.base_url).rstrip("/")
+    fg = FeedGenerator()
+    fg.title(_text(f"{title} — newest papers on Weft"))
+    fg.link(href=base + page_path, rel="alternate")
+    fg.link(href=base + feed_path, rel="self")
+    fg.description(_text(f"The newest papers of {title} in the Weft graph."))
+    fg.language("en")
+    for node in reversed(papers):  # feedgen puts each new entry first
+        entry = fg.add_entry()
+        link = base + urls.paper_path(node)
+        entry.title(_text(node.get("title") or node["id"]))
+        entry.link(href=link)
+        entry.guid(link, permalink=True)
+        entry.description(_text(node.get("abstract") or node.get("title") or node["id"])[:2000])
+        if (when := published(node)) is not None:
+            entry.pubDate(when)
+    return finish(request, fg.rss_str(pretty=False), RSS)
+
+
+async def _newest(reader: GraphReader, where: PaperFilter) -> list[dict[str, Any]]:
+    return (await paper_page(reader, where, "NEWEST", None, ITEMS)).rows
+
+
+async def all_papers_feed(request: Request) -> Response:
+    """GET /feeds/papers.xml: the newest papers in the graph."""
+    rows = await _newest(reader_of(request), PaperFilter())
+    return render(request, "Weft", "/", "/feeds/papers.xml", rows)
+
+
+async def researcher_feed(request: Request) -> Response:
+    """GET /feeds/researchers/{key}.xml: a researcher's newest papers."""
+    reader = reader_of(request)
+    node = await find_researcher(reader, request.path_params["key"])
+    if node is None:
+        return not_found(request, "researcher")
+    rows = await _newest(reader, PaperFilter(researcher=node["id"]))
+    path = urls.researcher_path(node)
+    return render(request, node.get("name") or node["id"], path, f"/feeds/researchers/{node['id']}.xml", rows)
+
+
+async def institution_feed(request: Request) -> Response:
+    """GET /feeds/institutions/{key}.xml: the newest papers stating an institution."""
+    reader = reader_of(request)
+    node = await find_institution(reader, request.path_params["key"])
+    if node is None:
+        return not_found(request, "institution")
+    rows = await _newest(reader, PaperFilter(institutions=[node["id"]]))
+    path = urls.institution_path(node)
+    return render(request, node.get("name") or node["id"], path, f"/feeds/institutions/{node['id']}.xml", rows)
+
+
+async def category_feed(request: Request) -> Response:
+    """GET /feeds/categories/{key}.xml: the newest papers in a category (key, id or name)."""
+    reader = reader_of(request)
+    key = request.path_params["key"]
+    ids = (await category_lookups(reader, [key])).get(key) or []
+    if not ids:
+        return not_found(request, "category")
+    rows = await _newest(reader, PaperFilter(categories=ids))
+    return render(request, f"category {key}", f"/search?q={key}", urls.category_feed_path(key), rows)

@@ -1,0 +1,60 @@
+"""The home page (what the graph holds, the most cited works), search, /developers and the 404 page."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from weft.graph.errors import InvalidInput
+from weft.graph.reads.page import Page
+from weft.graph.reads.papers import PaperFilter, paper_page
+from weft.graph.reads.search import search_page
+from weft.graph.reads.site import site_counts
+from weft.server.site.render import int_param, not_found, page, reader_of
+
+MOST_CITED = 10
+PER_PAGE = 20
+KINDS = {"papers": ["PAPER"], "researchers": ["RESEARCHER"], "institutions": ["INSTITUTION"]}
+
+
+async def home(request: Request) -> Response:
+    """GET /: counts per label and source, the most cited works, a search box."""
+    reader = reader_of(request)
+    counts = await site_counts(reader)
+    top = await paper_page(reader, PaperFilter(), "MOST_CITED", None, MOST_CITED)
+    return page(request, "home.html", {"title": "Weft", "canonical": "/", "counts": counts, "top": top.rows})
+
+
+async def search(request: Request) -> Response:
+    """GET /search?q=&type=&page=: full-text hits over papers, researchers and institutions, best first."""
+    text = request.query_params.get("q", "").strip()
+    kind = request.query_params.get("type", "")
+    page_no = int_param(request, "page", most=500)
+    hits, error = Page([], 0), None
+    if text:
+        try:
+            kinds = KINDS.get(kind, ["PAPER", "RESEARCHER", "INSTITUTION"])
+            hits = await search_page(reader_of(request), text, kinds, (page_no - 1) * PER_PAGE, PER_PAGE)
+        except InvalidInput as exc:
+            error = str(exc)
+    context = {
+        "title": f"Search: {text}" if text else "Search",
+        "canonical": "/search",
+        "q": text,
+        "kind": kind if kind in KINDS else "",
+        "hits": hits,
+        "error": error,
+        "page_no": page_no,
+        "pages": max(1, -(-hits.total // PER_PAGE)),
+    }
+    return page(request, "search.html", context, status=400 if error else 200)
+
+
+async def developers(request: Request) -> Response:
+    """GET /developers: the machine interfaces (GraphQL, SDL, openapi.json, llms.txt, exports, feeds)."""
+    return page(request, "developers.html", {"title": "Developers", "canonical": "/developers"})
+
+
+async def missing(request: Request, exc: Exception) -> Response:
+    """The 404 page for any path no route answers."""
+    return not_found(request, "page")

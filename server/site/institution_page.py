@@ -1,0 +1,48 @@
+"""GET /institutions/{key}: an institution's page, read by `institution_details` as `institution(id:)` reads it."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from weft.graph.reads.institutions import InstitutionParts, RosterPart, institution_details
+from weft.server.site import jsonld, urls
+from weft.server.site.identities import identities
+from weft.server.site.render import int_param, moved, not_found, page, reader_of
+
+ROSTER = 25
+MOST_CITED = 10
+COLLABORATORS = 10
+
+
+async def institution_page(request: Request) -> Response:
+    """The institution for any id form or exact name; other spellings 301 to the canonical one."""
+    page_no = int_param(request, "page")
+    parts = InstitutionParts(
+        parents=True,
+        children=True,
+        roster=RosterPart(None, None, (page_no - 1) * ROSTER, ROSTER),
+        most_cited=MOST_CITED,
+        collaborators=(0, COLLABORATORS),
+    )
+    details = await institution_details(reader_of(request), request.path_params["key"], parts)
+    if details is None:
+        return not_found(request, "institution")
+    node = details.node
+    if redirect := moved(request, urls.institution_path(node)):
+        return redirect
+    return page(
+        request,
+        "institution.html",
+        {
+            "title": node.get("name") or node["id"],
+            "canonical": urls.institution_path(node),
+            "feed": f"/feeds/institutions/{node['id']}.xml",
+            "node": node,
+            "details": details,
+            "identities": identities("Institution", node),
+            "page_no": page_no,
+            "pages": max(1, -(-details.roster.total // ROSTER)),
+            "jsonld": jsonld.organization(node, details.parents),
+        },
+    )

@@ -1,0 +1,109 @@
+"""Rendering a site page: Jinja2 (autoescaped) HTML, or the same content as markdown when the client
+asks for `text/markdown`; gzip when accepted, an ETag so a repeat visit gets 304."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from markdownify import markdownify
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.templating import Jinja2Templates
+
+from weft.graph.reads.reader import GraphReader
+from weft.server.site import jsonld, urls
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "site"
+MARKDOWN = "text/markdown"
+HTML = "text/html"
+MIN_GZIP_BYTES = 512
+MAIN_START, MAIN_END = "<!-- main -->", "<!-- /main -->"
+
+templates = Jinja2Templates(directory=TEMPLATES)
+templates.env.globals.update(
+    paper_path=urls.paper_path,
+    researcher_path=urls.researcher_path,
+    institution_path=urls.institution_path,
+    category_feed_path=urls.category_feed_path,
+    jsonld_script=jsonld.script,
+)
+
+
+def reader_of(request: Request) -> GraphReader:
+    """A reader for this request on the app's driver (counts its queries like the GraphQL context's)."""
+    settings = request.app.state.settings
+    return GraphReader(request.app.state.driver, settings.neo4j_database, settings.query_timeout_s)
+
+
+def wants_markdown(request: Request) -> bool:
+    """True when the Accept header ranks text/markdown above text/html (or names it and not HTML)."""
+    best: dict[str, float] = {}
+    for part in request.headers.get("accept", "").split(","):
+        media, *params = [p.strip() for p in part.split(";")]
+        quality = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        best[media.lower()] = max(quality, best.get(media.lower(), 0.0))
+    return best.get(MARKDOWN, 0.0) > max(best.get(HTML, 0.0), best.get("*/*", 0.0) if HTML not in best else 0.0)
+
+
+def as_markdown(html: str) -> str:
+    """The page's main content (between the main markers) as markdown."""
+    start, end = html.find(MAIN_START), html.find(MAIN_END)
+    main = html[start + len(MAIN_START) : end] if start >= 0 and end > start else html
+    text = markdownify(main, heading_style="ATX", strip=["script", "style", "form", "button", "input"])
+    lines = [line.rstrip() for line in text.splitlines()]
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip() + "\n"
+
+
+def finish(
+    request: Request, body: bytes, media_type: str, status: int = 200, headers: dict[str, str] | None = None
+) -> Response:
+    """The response for `body`: 304 when the client's ETag matches, gzip when the client accepts it."""
+    etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+    base = {"ETag": etag, "Vary": "Accept, Accept-Encoding", "Cache-Control": "public, max-age=60", **(headers or {})}
+    if status == 200 and etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
+        return Response(status_code=304, headers=base)
+    if len(body) >= MIN_GZIP_BYTES and "gzip" in request.headers.get("accept-encoding", ""):
+        body = gzip.compress(body, compresslevel=6, mtime=0)
+        base["Content-Encoding"] = "gzip"
+    return Response(body, status_code=status, media_type=media_type, headers=base)
+
+
+def page(request: Request, template: str, context: dict[str, Any], status: int = 200) -> Response:
+    """A page as HTML, or as markdown for `Accept: text/markdown`."""
+    html = templates.get_template(template).render({"request": request, **context})
+    if wants_markdown(request):
+        return finish(request, as_markdown(html).encode(), f"{MARKDOWN}; charset=utf-8", status)
+    return finish(request, html.encode(), "text/html; charset=utf-8", status)
+
+
+def int_param(request: Request, name: str, default: int = 1, most: int = 10_000) -> int:
+    """A positive whole-number query parameter (a page number), `default` when absent or malformed."""
+    raw = request.query_params.get(name, "")
+    return min(int(raw), most) if raw.isdigit() and int(raw) >= 1 else default
+
+
+def moved(request: Request, canonical: str) -> Response | None:
+    """301 to the canonical path (query string kept) unless the request is already there."""
+    if request.scope["path"] == canonical:
+        return None
+    query = request.url.query
+    return Response(status_code=301, headers={"Location": canonical + (f"?{query}" if query else "")})
+
+
+def not_found(request: Request, what: str) -> Response:
+    """The helpful 404 page, saying what was not found."""
+    return page(request, "404.html", {"what": what, "title": "Not found"}, status=404)

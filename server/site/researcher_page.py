@@ -1,0 +1,96 @@
+"""GET /researchers/{key}: a researcher's page, read by `researcher_profile` as `researcher(id:)` reads it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from weft.graph.reads.page import Page
+from weft.graph.reads.papers import category_lookups, researcher_paper_pages
+from weft.graph.reads.reader import GraphReader
+from weft.graph.reads.researchers import CoauthorsPart, PapersPart, Profile, ProfileParts, researcher_profile
+from weft.graph.sources import SOURCE_KEYS
+from weft.server.site import jsonld, urls
+from weft.server.site.identities import SOURCE_NAMES, identities
+from weft.server.site.render import int_param, moved, not_found, page, reader_of
+
+PER_PAGE = 24
+FIELDS = ("field", 12)
+COAUTHORS = 12
+SORTS = {"newest": "NEWEST", "citations": "MOST_CITED"}
+
+
+def profile_parts(sort: str, page_no: int, category: str | None) -> ProfileParts:
+    """Everything the page shows; the paper page is read with it unless a category filters it."""
+    papers = None if category else PapersPart(sort, (page_no - 1) * PER_PAGE, PER_PAGE)
+    return ProfileParts(
+        stats=True,
+        positions=True,
+        most_cited=True,
+        institutions=True,
+        same_name=True,
+        fields=FIELDS,
+        papers=papers,
+        coauthors=CoauthorsPart(1, "WEIGHT", 0, COAUTHORS),
+    )
+
+
+async def filtered_papers(reader: GraphReader, rid: str, category: str, sort: str, page_no: int) -> Page:
+    """The page of papers in one category, as `papers(category:)` reads it."""
+    ids = (await category_lookups(reader, [category])).get(category) or []
+    key = (rid, tuple(ids), None, None, sort, (page_no - 1) * PER_PAGE, PER_PAGE)
+    return (await researcher_paper_pages(reader, [key])).get(key, Page([], 0))
+
+
+def works_counts(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """Works totals as each source reports them."""
+    return [
+        {"source": SOURCE_NAMES.get(s, s), "value": int(node[f"works_count_{s}"])}
+        for s in SOURCE_KEYS
+        if node.get(f"works_count_{s}") is not None
+    ]
+
+
+def context(profile: Profile, papers: Page, sort: str, page_no: int, category: str | None) -> dict[str, Any]:
+    node = profile.node
+    path = urls.researcher_path(node)
+    return {
+        "title": node.get("name") or node["id"],
+        "canonical": path,
+        "feed": f"/feeds/researchers/{node['id']}.xml",
+        "node": node,
+        "stats": profile.stats,
+        "positions": profile.positions,
+        "fields": profile.fields,
+        "most_cited": profile.most_cited,
+        "institutions": profile.institutions,
+        "same_name": profile.same_name,
+        "coauthors": profile.coauthors,
+        "papers": papers,
+        "works_counts": works_counts(node),
+        "identities": identities("Researcher", node),
+        "sort": next(k for k, v in SORTS.items() if v == sort),
+        "page_no": page_no,
+        "pages": max(1, -(-papers.total // PER_PAGE)),
+        "category": category,
+        "jsonld": jsonld.person(node, profile.institutions),
+    }
+
+
+async def researcher_page(request: Request) -> Response:
+    """The researcher for any id form in the path; other spellings 301 to the canonical one."""
+    reader = reader_of(request)
+    sort = SORTS.get(request.query_params.get("sort", "newest"), "NEWEST")
+    page_no = int_param(request, "page")
+    category = request.query_params.get("category") or None
+    profile = await researcher_profile(reader, request.path_params["key"], profile_parts(sort, page_no, category))
+    if profile is None:
+        return not_found(request, "researcher")
+    if redirect := moved(request, urls.researcher_path(profile.node)):
+        return redirect
+    papers = profile.papers
+    if category:
+        papers = await filtered_papers(reader, profile.node["id"], category, sort, page_no)
+    return page(request, "researcher.html", context(profile, papers, sort, page_no, category))

@@ -1,0 +1,59 @@
+"""The site's routes (mounted by server/app.py) and its 404 handler; graph errors become error pages."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from weft.graph.errors import InvalidInput, WeftError
+from weft.server.site import feeds, home_page, machines, sitemap
+from weft.server.site.institution_page import institution_page
+from weft.server.site.paper_page import paper_page
+from weft.server.site.render import page
+from weft.server.site.researcher_page import researcher_page
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def guarded(endpoint: Endpoint) -> Endpoint:
+    """The endpoint with graph errors answered as pages: bad input 400, the database down 503."""
+
+    async def run(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except InvalidInput as exc:
+            return page(request, "error.html", {"title": "Bad request", "message": str(exc)}, status=400)
+        except WeftError as exc:
+            status = 503 if exc.code == "UNAVAILABLE" else 500
+            return page(request, "error.html", {"title": "Unavailable", "message": str(exc)}, status=status)
+
+    return run
+
+
+def _get(path: str, endpoint: Endpoint) -> Route:
+    return Route(path, guarded(endpoint), methods=["GET", "HEAD"])
+
+
+routes: list[BaseRoute] = [
+    _get("/", home_page.home),
+    _get("/search", home_page.search),
+    _get("/developers", home_page.developers),
+    _get("/researchers/{key}", researcher_page),
+    _get("/institutions/{key}", institution_page),
+    _get("/papers/{rest:path}", paper_page),
+    _get("/feeds/papers.xml", feeds.all_papers_feed),
+    _get("/feeds/researchers/{key}.xml", feeds.researcher_feed),
+    _get("/feeds/institutions/{key}.xml", feeds.institution_feed),
+    _get("/feeds/categories/{key}.xml", feeds.category_feed),
+    _get("/sitemap.xml", sitemap.sitemap_index),
+    _get("/sitemaps/pages.xml", sitemap.static_sitemap),
+    _get("/sitemaps/{section}-{n:int}.xml", sitemap.child_sitemap),
+    _get("/llms.txt", machines.llms_txt),
+    _get("/openapi.json", machines.openapi_json),
+    _get("/schema.graphql", machines.schema_sdl),
+]
+
+exception_handlers = {404: home_page.missing}

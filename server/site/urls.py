@@ -1,0 +1,64 @@
+"""Canonical page paths and how a requested path splits into the id to look up.
+
+Researchers and institutions: `/researchers/<internal id>-<name words>`, `/institutions/<internal id>-<name
+words>`. Papers: `/papers/<key>-<title words>` where the key is the arXiv id without version when there
+is one (an old-style id keeps its slash: `/papers/hep-th/9901001-title-words`, as arxiv.org/abs/ does),
+else the OpenAlex W id, else the internal id. Any other spelling of a page answers 301 to these.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote
+
+from weft.graph.identity.lookup import slugify
+
+_ARXIV_NEW = re.compile(r"^(\d{4}\.\d{4,5})(v\d+)?(?:-[\w\-]*)?$", re.IGNORECASE)
+_ARXIV_OLD = re.compile(r"^([a-z\-]+(?:\.[a-z\-]+)?/\d{7})(v\d+)?(?:-[\w\-]*)?$", re.IGNORECASE)
+_OPENALEX_WORK = re.compile(r"^(W\d+)(?:-[\w\-]*)?$", re.IGNORECASE)
+
+
+def _with_words(key: str, text: str | None) -> str:
+    words = slugify(text)
+    return f"{key}-{words}" if words else key
+
+
+def paper_key(node: dict[str, Any]) -> str:
+    """The id a paper's canonical path starts with: arXiv id, else OpenAlex W id, else internal id."""
+    return node.get("arxiv_id") or node.get("openalex_id") or node["id"]
+
+
+def paper_path(node: dict[str, Any]) -> str:
+    """`/papers/<key>-<title words>` for a Paper node's properties."""
+    return "/papers/" + quote(_with_words(paper_key(node), node.get("title")), safe="/")
+
+
+def researcher_path(node: dict[str, Any]) -> str:
+    """`/researchers/<internal id>-<name words>`."""
+    return "/researchers/" + _with_words(node["id"], node.get("name"))
+
+
+def institution_path(node: dict[str, Any]) -> str:
+    """`/institutions/<internal id>-<name words>`."""
+    return "/institutions/" + _with_words(node["id"], node.get("name"))
+
+
+def paper_lookup_id(rest: str) -> str:
+    """The id to look a paper up by from the path after `/papers/`: an arXiv or OpenAlex key with its
+    title words cut off, else the whole text (internal id or slug, DOI, S2 id, …).
+
+    >>> paper_lookup_id("hep-th/9901001v2-some-title")
+    'hep-th/9901001'
+    >>> paper_lookup_id("2110.15032-attention")
+    '2110.15032'
+    """
+    for pattern in (_ARXIV_NEW, _ARXIV_OLD, _OPENALEX_WORK):
+        if m := pattern.match(rest):
+            return m.group(1)
+    return rest
+
+
+def category_feed_path(key: str) -> str:
+    """The feed of a category's newest papers."""
+    return "/feeds/categories/" + quote(key, safe="") + ".xml"
