@@ -21,9 +21,10 @@ from typing import Any, LiteralString
 
 import neo4j
 
-# Paper ordering of Weft's connections (queries/read_papers.py), spelled out per sort.
-_NEWEST = "coalesce(p.publication_date, toString(p.year), '') DESC, p.id"
-_MOST_CITED = "coalesce(p.cited_by_count, 0) DESC, coalesce(p.publication_date, '') DESC, p.id"
+from weft.queries.network import EGO_NETWORK
+
+# Papers are ordered as Weft orders them (queries/read_papers.py), by the sort keys stored at load
+# (`sort_cited`, `sort_date`) that its range indexes serve.
 
 PROFILE: LiteralString = """
 MATCH (r:Researcher {openalex_id: $id})
@@ -49,7 +50,7 @@ CALL (r) {
 }
 CALL (r) {
   MATCH (r)-[:AUTHORED]->(p:Paper)
-  WITH p ORDER BY coalesce(p.cited_by_count, 0) DESC, coalesce(p.publication_date, '') DESC, p.id LIMIT 1
+  WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT 1
   RETURN collect({title: p.title, citedByCount: p.cited_by_count}) AS top
 }
 CALL (r) {
@@ -61,7 +62,7 @@ CALL (r) {
 }
 CALL (r) {
   MATCH (r)-[:AUTHORED]->(p:Paper)
-  WITH p ORDER BY coalesce(p.publication_date, toString(p.year), '') DESC, p.id
+  WITH p ORDER BY p.sort_date DESC, p.id
   WITH collect(p) AS found
   RETURN size(found) AS paperTotal,
          [p IN found[0..5] | {node: {title: p.title, year: p.year, citedByCount: p.cited_by_count}}] AS paperEdges
@@ -145,7 +146,7 @@ CALL (i) {
 }
 CALL (i) {
   MATCH (i)<-[:AFFILIATED_WITH]-(:Researcher)-[a:AUTHORED]->(p:Paper) WHERE i.id IN coalesce(a.institution_ids, [])
-  WITH DISTINCT p ORDER BY coalesce(p.cited_by_count, 0) DESC, coalesce(p.publication_date, '') DESC, p.id LIMIT 3
+  WITH DISTINCT p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT 3
   RETURN collect({title: p.title, citedByCount: p.cited_by_count}) AS mostCited
 }
 CALL (i) {
@@ -162,56 +163,42 @@ RETURN i.name AS name, i.country AS country,
 """
 
 MOST_CITED: LiteralString = """
-MATCH (p:Paper)
-WITH p ORDER BY coalesce(p.cited_by_count, 0) DESC, coalesce(p.publication_date, '') DESC, p.id LIMIT 20
+MATCH (p:Paper) WHERE p.sort_cited >= 0 AND p.sort_date IS NOT NULL
+WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT 20
 RETURN collect({node: {id: p.id, title: p.title, year: p.year, citedByCount: p.cited_by_count}}) AS edges
 """
 
-# Depth 2, minWeight 1, no year window, limit $limit, rankBy WEIGHT (graph/network.py): rings by
-# distance, a ring-2 researcher scored by the weights of its ties to ring 1, the `limit` nearest and
-# heaviest kept (then by id), nodes listed by (distance, id), the ties among the kept ones.
-NETWORK: LiteralString = """
-MATCH (c:Researcher {id: $id})
-CALL (c) {
-  MATCH (c)-[t:COAUTHORED_WITH]-(n:Researcher) WHERE t.weight >= 1 AND n <> c
-  RETURN collect(DISTINCT n) AS ring1
-}
-CALL (c, ring1) {
-  UNWIND ring1 AS x
-  MATCH (x)-[t:COAUTHORED_WITH]-(n:Researcher)
-  WHERE t.weight >= 1 AND n <> c AND NOT n IN ring1
-  WITH n, sum(t.weight) AS score
-  RETURN collect({n: n, score: score}) AS ring2
-}
-WITH c, ring1, ring2, 1 + size(ring1) + size(ring2) AS total
-CALL (c, ring1, ring2) {
-  WITH c, ring1, ring2
-  UNWIND [{n: c, d: 0, s: 0}]
-    + [x IN ring1 | {n: x, d: 1, s: [(c)-[t:COAUTHORED_WITH]-(x) WHERE t.weight >= 1 | t.weight][0]}]
-    + [x IN ring2 | {n: x.n, d: 2, s: x.score}] AS row
-  WITH row ORDER BY row.d, row.s DESC, row.n.id LIMIT $limit
-  RETURN collect(row) AS kept
-}
-WITH c, total, kept, [row IN kept | row.n] AS members
-UNWIND kept AS row
-WITH c, total, members, row.n AS n, row.d AS d ORDER BY d, n.id
-WITH c, total, members,
-     collect({id: n.id, name: n.name, paperCount: COUNT { (n)-[:AUTHORED]->(:Paper) }, distance: d}) AS nodes
-CALL (members) {
-  UNWIND members AS a
-  MATCH (a)-[t:COAUTHORED_WITH]->(b:Researcher) WHERE t.weight >= 1 AND b IN members
-  RETURN collect({source: CASE WHEN a.id < b.id THEN a.id ELSE b.id END,
-                  target: CASE WHEN a.id < b.id THEN b.id ELSE a.id END,
-                  weight: t.weight, firstYear: t.first_year, lastYear: t.last_year}) AS edges
-}
-RETURN c.id AS centre, size(members) < total AS truncated, total AS totalNodeCount, nodes, edges
-"""
+# Depth 2, minWeight 1, no year window, limit $limit, rankBy WEIGHT: Weft's own bounded ego-network
+# statement (queries/network.py), the best Cypher there is for the shape; `_network` lists its nodes by
+# (distance, id) and its ties as maps, as the GraphQL answer does. The ratio then isolates what Weft adds.
+NETWORK: LiteralString = EGO_NETWORK
+NETWORK_PARAMS = {"depth": 2, "min_weight": 1, "rank_by": "WEIGHT", "year_from": None, "year_to": None}
+
+
+def _network(row: dict[str, Any]) -> dict[str, Any]:
+    nodes = sorted(row["nodes"], key=lambda n: (n["distance"], n["id"]))
+    return {
+        "researcherNetwork": {
+            "centre": row["centre"],
+            "truncated": row["truncated"],
+            "totalNodeCount": row["total"],
+            "nodes": [
+                {"id": n["id"], "name": n["name"], "paperCount": n["paper_count"], "distance": n["distance"]}
+                for n in nodes
+            ],
+            "edges": [
+                {"source": min(a, b), "target": max(a, b), "weight": w, "firstYear": f, "lastYear": t}
+                for a, b, w, f, t in row["edges"]
+            ],
+        }
+    }
+
 
 PAIR_A: LiteralString = """
 MATCH (r:Researcher {openalex_id: $id})
 CALL (r) {
   MATCH (r)-[:AUTHORED]->(p:Paper)
-  WITH p ORDER BY coalesce(p.publication_date, toString(p.year), '') DESC, p.id
+  WITH p ORDER BY p.sort_date DESC, p.id
   WITH collect(p) AS found
   RETURN {totalCount: size(found),
           edges: [p IN found[0..24] | {node: {title: p.title, year: p.year, citedByCount: p.cited_by_count}}]} AS papers
@@ -248,7 +235,8 @@ def slugify(text: str | None, max_words: int = 8) -> str:
 
 
 def cursor(offset: int) -> str:
-    """The opaque cursor Weft gives the item at `offset` (schema/support/paging.py)."""
+    """The opaque position cursor Weft gives the item at `offset` of a researcher's papers (per-entity lists
+    are short and paged by position; only the whole-graph lists page by sort key)."""
     return base64.urlsafe_b64encode(f"weft:v1:{offset}".encode()).decode("ascii")
 
 
@@ -301,7 +289,7 @@ RAW: dict[str, RawShape] = {
     "paper": RawShape("paper", PAPER, _paper, {"paper": None}),
     "roster": RawShape("roster", ROSTER, lambda row: {"institution": row}, {"institution": None}),
     "mostCited": RawShape("mostCited", MOST_CITED, lambda row: {"mostCited": row}, {"mostCited": {"edges": []}}),
-    "network": RawShape("network", NETWORK, lambda row: {"researcherNetwork": row}, {"researcherNetwork": None}),
+    "network": RawShape("network", NETWORK, _network, {"researcherNetwork": None}),
     "A": RawShape("A", PAIR_A, lambda row: {"researcher": row}, {"researcher": None}),
     "C": RawShape("C", PAIR_C, lambda row: {"institution": row}, {"institution": None}),
 }

@@ -40,6 +40,7 @@ from urllib.parse import urlparse
 
 import neo4j
 
+from bench import raw_cypher as rc
 from bench import serve_queries as gq
 from bench.raw_cypher import RAW
 
@@ -440,13 +441,16 @@ class Contenders:
             Shape(
                 "network miss",
                 net,
-                [self.weft_call(gq.NETWORK, net, self.miss_spelling), self.raw_call("network", net, {"limit": 200})],
+                [
+                    self.weft_call(gq.NETWORK, net, self.miss_spelling),
+                    self.raw_call("network", net, {"limit": 200, **rc.NETWORK_PARAMS}),
+                ],
                 "Weft's cache misses (a new spelling of the id per request)",
             ),
             Shape(
                 "network hit",
                 net,
-                [self.weft_call(gq.NETWORK, net), self.raw_call("network", net, {"limit": 200})],
+                [self.weft_call(gq.NETWORK, net), self.raw_call("network", net, {"limit": 200, **rc.NETWORK_PARAMS})],
                 "Weft's cache holds the network (warmed); raw has no cache",
             ),
         ]
@@ -855,7 +859,7 @@ def run_network20k(
     net = ids.networks
     miss = contenders.weft_call(gq.NETWORK, net, contenders.miss_spelling)
     hit = contenders.weft_call(gq.NETWORK, net)
-    raw = contenders.raw_call("network", net, {"limit": 200})
+    raw = contenders.raw_call("network", net, {"limit": 200, **rc.NETWORK_PARAMS})
     first = Timing()
     sizes = []
     for k, rid in enumerate(net):

@@ -209,12 +209,20 @@ MATCH (n:Researcher)
 RETURN n.id AS id, [(n)-[r:COAUTHORED_WITH]->(m:Researcher) | [m.id, r.weight]] AS ties
 """
 
-# Stores whole-graph scores on researchers from $rows [{id, page_rank, community}]; returns {written}.
+# Stores whole-graph scores on researchers from $rows [{id, page_rank, community, component,
+# degree_centrality, betweenness}]; returns {written}.
 WRITE_RESEARCHER_SCORES: LiteralString = """
 UNWIND $rows AS row
 MATCH (n:Researcher {id: row.id})
-SET n.page_rank = row.page_rank, n.community = row.community
+SET n.page_rank = row.page_rank, n.community = row.community, n.component = row.component,
+    n.degree_centrality = row.degree_centrality, n.betweenness = row.betweenness
 RETURN count(n) AS written
+"""
+
+# The number of stored co-authorship ties (`weft analytics --engine auto` picks by it).
+COUNT_COAUTHOR_TIES: LiteralString = """
+MATCH ()-[r:COAUTHORED_WITH]->()
+RETURN count(r) AS ties
 """
 
 # Reads the stored whole-graph scores: {id, page_rank, community} for every researcher.

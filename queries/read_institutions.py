@@ -2,6 +2,8 @@
 
 from typing import LiteralString
 
+from weft.queries.projection import lean
+
 # The institutions answering each key of $keys ([{property, value}], most specific first), with the key's
 # rank: rank, n. A fragment: INSTITUTION_LOOKUP and INSTITUTION_DETAILS continue it.
 _INSTITUTIONS_BY_KEYS: LiteralString = """
@@ -15,16 +17,16 @@ CALL (k) {
 """
 
 # The institution answering the first matching key of $keys ([{property, value}]): node.
-INSTITUTION_LOOKUP: LiteralString = _INSTITUTIONS_BY_KEYS + "RETURN n {.*} AS node ORDER BY rank LIMIT 1\n"
+INSTITUTION_LOOKUP: LiteralString = lean(_INSTITUTIONS_BY_KEYS + "RETURN n {.*} AS node ORDER BY rank LIMIT 1\n")
 
 # The institution that kept $value among its `aliases` after a merge: node.
-INSTITUTION_BY_ALIAS: LiteralString = """
+INSTITUTION_BY_ALIAS: LiteralString = lean("""
 MATCH (n:Institution) WHERE $value IN n.aliases RETURN n {.*} AS node LIMIT 1
-"""
+""")
 
 # Candidates for an exact-name lookup: the institutions whose folded `name_key` is $key, and
 # full-text hits for the escaped Lucene $query (alternative names): node.
-INSTITUTION_NAME_CANDIDATES: LiteralString = """
+INSTITUTION_NAME_CANDIDATES: LiteralString = lean("""
 CALL () {
   MATCH (n:Institution {name_key: $key}) RETURN n
   UNION
@@ -32,26 +34,26 @@ CALL () {
   RETURN node AS n
 }
 RETURN n {.*} AS node
-"""
+""")
 
 # Institutions by internal id (DataLoader): id, node.
-INSTITUTIONS_BY_IDS: LiteralString = """
+INSTITUTIONS_BY_IDS: LiteralString = lean("""
 UNWIND $ids AS id MATCH (n:Institution {id: id}) RETURN id, n {.*} AS node
-"""
+""")
 
 # Parents of many institutions (DataLoader): id, parent (node map).
-PARENTS_OF_INSTITUTIONS: LiteralString = """
+PARENTS_OF_INSTITUTIONS: LiteralString = lean("""
 UNWIND $ids AS iid
 MATCH (:Institution {id: iid})-[:PART_OF]->(parent:Institution)
 RETURN iid AS id, parent {.*} AS parent ORDER BY id, parent.name
-"""
+""")
 
 # Children of many institutions (DataLoader): id, child (node map).
-CHILDREN_OF_INSTITUTIONS: LiteralString = """
+CHILDREN_OF_INSTITUTIONS: LiteralString = lean("""
 UNWIND $ids AS iid
 MATCH (:Institution {id: iid})<-[:PART_OF]-(child:Institution)
 RETURN iid AS id, child {.*} AS child ORDER BY id, child.name
-"""
+""")
 
 # Ids of $id and (when $include_children) every institution PART_OF it, transitively: ids.
 INSTITUTION_FAMILY: LiteralString = """
@@ -91,8 +93,9 @@ _ROSTER_OF_K: LiteralString = """
 """
 
 # Rows k.skip..k.end of a roster's `found`, each researcher as its properties: page.
-_ROSTER_ROWS: LiteralString = """[x IN found[k.skip..k.end] | {researcher: properties(x.researcher),
-  paper_count: x.paper_count, first_year: x.first_year, last_year: x.last_year}]"""
+_ROSTER_ROWS: LiteralString = lean("""[x IN found[k.skip..k.end] |
+  {researcher: head([one IN [x.researcher] | one {.*}]), paper_count: x.paper_count,
+   first_year: x.first_year, last_year: x.last_year}]""")
 
 # Roster pages (DataLoader; $keys are [{ids, year_from, year_to, skip, end}]): researchers affiliated
 # with any of ids, their years overlapping year_from..year_to, most papers stating these institutions
@@ -119,8 +122,8 @@ _COLLABORATORS_OF_K: LiteralString = """
 """
 
 # Rows k.skip..k.end of the collaborators' `found`, each institution as its properties: page.
-_COLLABORATOR_ROWS: LiteralString = """[x IN found[k.skip..k.end] | {institution: properties(x.institution),
-  weight: x.weight, researchers: x.researchers}]"""
+_COLLABORATOR_ROWS: LiteralString = lean("""[x IN found[k.skip..k.end] |
+  {institution: head([one IN [x.institution] | one {.*}]), weight: x.weight, researchers: x.researchers}]""")
 
 # Pages of institutions whose researchers co-author with each institution's, heaviest summed weight
 # first (DataLoader; $keys are [{id, skip, end}]): key, total, page [{institution, weight, researchers}].
@@ -152,7 +155,7 @@ _PAPERS_OF_K: LiteralString = """
 # Pages of papers with an authorship stating any of ids, optionally in categories and a year range,
 # sorted by sort (NEWEST|OLDEST|MOST_CITED) (DataLoader; $keys are
 # [{ids, categories, year_from, year_to, sort, skip, end}]): key, total, page (node maps).
-INSTITUTION_PAPER_PAGES: LiteralString = (
+INSTITUTION_PAPER_PAGES: LiteralString = lean(
     "UNWIND $keys AS k\nCALL (k) {"
     + _PAPERS_OF_K
     + "}\nRETURN k AS key, size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page\n"
@@ -166,7 +169,7 @@ INSTITUTION_PAPER_PAGES: LiteralString = (
 # INSTITUTION_PAPER_PAGES, COLLABORATOR_PAGES) for this institution alone.
 # Returns node, parents, children (node maps), roster, most_cited, collaborators ({total, page} each, as those
 # queries return them; null when not asked).
-INSTITUTION_DETAILS: LiteralString = (
+INSTITUTION_DETAILS: LiteralString = lean(
     _INSTITUTIONS_BY_KEYS
     + """WITH n AS inst ORDER BY rank LIMIT 1
 OPTIONAL CALL (inst) {

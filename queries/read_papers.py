@@ -2,6 +2,7 @@
 
 from typing import LiteralString
 
+from weft.queries.projection import lean
 from weft.queries.read_researchers import METRICS_OF_WHO
 
 # The papers answering each key of $keys ([{property, value}], most specific first), with the key's rank:
@@ -22,29 +23,29 @@ CALL (k) {
 """
 
 # The paper answering the first matching key of $keys ([{property, value}], most specific first): node.
-PAPER_LOOKUP: LiteralString = (
+PAPER_LOOKUP: LiteralString = lean(
     _PAPERS_BY_KEYS
     + """RETURN n {.*} AS node ORDER BY rank LIMIT 1
 """
 )
 
 # The paper that kept $value among its `aliases` after a merge: node.
-PAPER_BY_ALIAS: LiteralString = """
+PAPER_BY_ALIAS: LiteralString = lean("""
 MATCH (n:Paper) WHERE $value IN n.aliases RETURN n {.*} AS node LIMIT 1
-"""
+""")
 
 # Papers by internal id (DataLoader): id, node.
-PAPERS_BY_IDS: LiteralString = """
+PAPERS_BY_IDS: LiteralString = lean("""
 UNWIND $ids AS id MATCH (n:Paper {id: id}) RETURN id, n {.*} AS node
-"""
+""")
 
 # Authorships of many papers (DataLoader): paper_id, researcher, authorship, in author order.
-AUTHORSHIPS_OF_PAPERS: LiteralString = """
+AUTHORSHIPS_OF_PAPERS: LiteralString = lean("""
 UNWIND $ids AS pid
 MATCH (:Paper {id: pid})<-[a:AUTHORED]-(r:Researcher)
 RETURN pid AS paper_id, r {.*} AS researcher, a {.*} AS authorship
 ORDER BY paper_id, coalesce(a.rank, 999999), r.id
-"""
+""")
 
 # Categories of many papers (DataLoader): paper_id, category, primary, score; primary and best first.
 CATEGORIES_OF_PAPERS: LiteralString = """
@@ -67,7 +68,7 @@ _SORT_RANK: LiteralString = """CASE $sort WHEN 'MOST_CITED' THEN p.sort_cited
 # Filters: $researcher (id), $institutions (ids; a paper counts when an authorship states one),
 # $categories (ids), $year_from, $year_to, $min_citations. At least one of the first three is set: the
 # papers are found from it and that (smaller) set is sorted; EVERY_PAPER_PAGES serves the rest.
-PAPER_PAGE: LiteralString = (
+PAPER_PAGE: LiteralString = lean(
     """
 CALL () {
   WITH $researcher AS rid WHERE rid IS NOT NULL
@@ -136,7 +137,7 @@ CALL () {
 """
 )
 
-_MOST_CITED_FROM_KEY: LiteralString = (
+_MOST_CITED_FROM_KEY: LiteralString = lean(
     """CALL () {
   CALL () {
     MATCH (p:Paper)
@@ -159,7 +160,7 @@ RETURN total, page
 """
 )
 
-_NEWEST_FROM_KEY: LiteralString = (
+_NEWEST_FROM_KEY: LiteralString = lean(
     """CALL () {
   CALL () {
     MATCH (p:Paper)
@@ -185,7 +186,7 @@ RETURN total, page
 """
 )
 
-_OLDEST_FROM_KEY: LiteralString = (
+_OLDEST_FROM_KEY: LiteralString = lean(
     """CALL () {
   CALL () {
     MATCH (p:Paper)
@@ -231,7 +232,7 @@ EVERY_PAPER_PAGES: dict[tuple[str, bool], LiteralString] = {
 # Pages of each researcher's papers, optionally in categories ($keys[].categories: ids) and a year range,
 # sorted by sort (NEWEST|OLDEST|MOST_CITED; the order of PAPER_PAGE, by offset) (DataLoader; $keys are
 # [{id, categories, year_from, year_to, sort, skip, end}]): key, total, page (node maps).
-RESEARCHER_PAPER_PAGES: LiteralString = """
+RESEARCHER_PAPER_PAGES: LiteralString = lean("""
 UNWIND $keys AS k
 CALL (k) {
   OPTIONAL MATCH (:Researcher {id: k.id})-[:AUTHORED]->(p:Paper)
@@ -246,7 +247,7 @@ CALL (k) {
   RETURN collect(p) AS found
 }
 RETURN k AS key, size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page
-"""
+""")
 
 # Categories by id, key or case-insensitive name, for many strings at once (DataLoader): value, ids.
 CATEGORY_LOOKUPS: LiteralString = """
@@ -257,7 +258,7 @@ RETURN value, collect(c.id) AS ids
 
 # Pages of the loaded papers citing each paper (DataLoader; $keys are [{id, sort, skip, end}], sort
 # NEWEST|OLDEST|MOST_CITED): id, sort, skip, end, total, page (node maps).
-CITED_BY_PAGES: LiteralString = """
+CITED_BY_PAGES: LiteralString = lean("""
 UNWIND $keys AS k
 CALL (k) {
   OPTIONAL MATCH (:Paper {id: k.id})<-[:CITES]-(p:Paper)
@@ -270,11 +271,11 @@ CALL (k) {
 }
 RETURN k.id AS id, k.sort AS sort, k.skip AS skip, k.end AS end,
        size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page
-"""
+""")
 
 # Pages of the loaded papers each paper cites, most cited first (DataLoader; $keys are
 # [{id, skip, end}]): id, skip, end, total, page (node maps).
-REFERENCES_PAGES: LiteralString = """
+REFERENCES_PAGES: LiteralString = lean("""
 UNWIND $keys AS k
 CALL (k) {
   OPTIONAL MATCH (:Paper {id: k.id})-[:CITES]->(p:Paper)
@@ -282,7 +283,7 @@ CALL (k) {
   RETURN collect(p) AS found
 }
 RETURN k.id AS id, k.skip AS skip, k.end AS end, size(found) AS total, [x IN found[k.skip..k.end] | x {.*}] AS page
-"""
+""")
 
 # A paper page in one round trip (issue 9): the paper answering the first key of $keys, and each part the
 # GraphQL selection asks for, read by a subquery that runs only when its parameter says so.
@@ -293,7 +294,7 @@ RETURN k.id AS id, k.skip AS skip, k.end AS end, size(found) AS total, [x IN fou
 # read_researchers.RESEARCHER_STATS, CATEGORIES_OF_PAPERS, CITED_BY_PAGES, REFERENCES_PAGES.
 # Returns node, authors [{researcher, authorship, institutions, metrics}], categories [{category, primary,
 # score}], cited_by {total, page}, references {total, page}; a part not asked is an empty value to ignore.
-PAPER_DETAILS: LiteralString = (
+PAPER_DETAILS: LiteralString = lean(
     _PAPERS_BY_KEYS
     + """WITH n AS p ORDER BY rank LIMIT 1
 OPTIONAL CALL (p) {

@@ -2,6 +2,8 @@
 
 from typing import LiteralString
 
+from weft.queries.projection import lean
+
 # The researchers answering each key of $keys ([{property, value}]), with the key's rank: rank, n.
 # A fragment: RESEARCHER_LOOKUP and RESEARCHER_PROFILE continue it.
 _RESEARCHERS_BY_KEYS: LiteralString = """
@@ -16,21 +18,21 @@ CALL (k) {
 """
 
 # The researcher answering the first matching key of $keys ([{property, value}]): node.
-RESEARCHER_LOOKUP: LiteralString = (
+RESEARCHER_LOOKUP: LiteralString = lean(
     _RESEARCHERS_BY_KEYS
     + """RETURN n {.*} AS node ORDER BY rank LIMIT 1
 """
 )
 
 # The researcher that kept $value among its `aliases` after a merge: node.
-RESEARCHER_BY_ALIAS: LiteralString = """
+RESEARCHER_BY_ALIAS: LiteralString = lean("""
 MATCH (n:Researcher) WHERE $value IN n.aliases RETURN n {.*} AS node LIMIT 1
-"""
+""")
 
 # Researchers by internal id (DataLoader): id, node.
-RESEARCHERS_BY_IDS: LiteralString = """
+RESEARCHERS_BY_IDS: LiteralString = lean("""
 UNWIND $ids AS id MATCH (n:Researcher {id: id}) RETURN id, n {.*} AS node
-"""
+""")
 
 # Paper-based metrics of the researcher `who` (the body of a `CALL (who) { … }`; one row, also with no
 # papers): paper_count, citation_count, h_index, i10_index. A fragment, so the three queries reading
@@ -87,7 +89,7 @@ RETURN k.id AS id, k.scheme AS scheme, k.limit AS limit, found[0..k.limit] AS fi
 
 # Institutions of many researchers with years and how many of their papers state each, most recent
 # first (DataLoader): id, institution, first_year, last_year, paper_count.
-RESEARCHER_INSTITUTIONS: LiteralString = """
+RESEARCHER_INSTITUTIONS: LiteralString = lean("""
 UNWIND $ids AS rid
 MATCH (r:Researcher {id: rid})-[af:AFFILIATED_WITH]->(i:Institution)
 CALL (r, i) {
@@ -96,28 +98,28 @@ CALL (r, i) {
 }
 RETURN rid AS id, i {.*} AS institution, af.first_year AS first_year, af.last_year AS last_year, paper_count
 ORDER BY id, coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
-"""
+""")
 
 # Researchers sharing each researcher's name key, linked by SAME_NAME_AS (DataLoader): id, researcher, evidence.
-RESEARCHER_SAME_NAME: LiteralString = """
+RESEARCHER_SAME_NAME: LiteralString = lean("""
 UNWIND $ids AS rid
 MATCH (:Researcher {id: rid})-[s:SAME_NAME_AS]-(o:Researcher)
 RETURN rid AS id, o {.*} AS researcher, coalesce(s.evidence, []) AS evidence ORDER BY id, o.name, o.id
-"""
+""")
 
 # The most cited paper of many researchers, ties to the newest (DataLoader): id, node.
-MOST_CITED_PAPER: LiteralString = """
+MOST_CITED_PAPER: LiteralString = lean("""
 UNWIND $ids AS rid
 MATCH (:Researcher {id: rid})-[:AUTHORED]->(p:Paper)
 WITH rid, p ORDER BY coalesce(p.cited_by_count, 0) DESC, coalesce(p.publication_date, '') DESC, p.id
 WITH rid, collect(p)[0] AS top
 RETURN rid AS id, top {.*} AS node
-"""
+""")
 
 # Pages of each researcher's co-authors with weight >= min_weight, by WEIGHT or by most recent
 # shared year (DataLoader; $keys are [{id, min_weight, sort, skip, end}]):
 # id, min_weight, sort, skip, end, total, page [{researcher, weight, first_year, last_year}].
-COAUTHOR_PAGES: LiteralString = """
+COAUTHOR_PAGES: LiteralString = lean("""
 UNWIND $keys AS k
 CALL (k) {
   OPTIONAL MATCH (:Researcher {id: k.id})-[c:COAUTHORED_WITH]-(o:Researcher)
@@ -130,9 +132,9 @@ CALL (k) {
 }
 RETURN k.id AS id, k.min_weight AS min_weight, k.sort AS sort, k.skip AS skip, k.end AS end,
        size(found) AS total,
-       [x IN found[k.skip..k.end] | {researcher: properties(x.researcher), weight: x.weight,
+       [x IN found[k.skip..k.end] | {researcher: head([one IN [x.researcher] | one {.*}]), weight: x.weight,
                                      first_year: x.first_year, last_year: x.last_year}] AS page
-"""
+""")
 
 # A researcher's profile in one round trip (issue 9): the researcher answering the first key of $keys, and
 # each part the GraphQL selection asks for, read by a subquery that runs only when its parameter says so.
@@ -144,7 +146,7 @@ RETURN k.id AS id, k.min_weight AS min_weight, k.sort AS sort, k.skip AS skip, k
 # the metrics of the co-authors on the page when $coauthors.stats).
 # Returns node, stats, positions, fields, most_cited, institutions, same_name, papers {total, page},
 # coauthors {total, page, metrics}; a part not asked is an empty value to ignore.
-RESEARCHER_PROFILE: LiteralString = (
+RESEARCHER_PROFILE: LiteralString = lean(
     _RESEARCHERS_BY_KEYS
     + """WITH n AS r ORDER BY rank LIMIT 1
 OPTIONAL CALL (r) {
@@ -226,7 +228,7 @@ OPTIONAL CALL (r) {
                     i10_index: i10_index}) AS metrics
   }
   RETURN {total: size(found), metrics: metrics,
-          page: [x IN shown | {researcher: properties(x.researcher), weight: x.weight,
+          page: [x IN shown | {researcher: head([one IN [x.researcher] | one {.*}]), weight: x.weight,
                                first_year: x.first_year, last_year: x.last_year}]} AS coauthors
 }
 RETURN r {.*} AS node,

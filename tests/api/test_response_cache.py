@@ -1,0 +1,81 @@
+"""Whole answers are kept while the data stands still, and only then (server/response_cache.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Iterator
+
+import pytest
+from neo4j import Driver
+from starlette.testclient import TestClient
+
+from tests.conftest import shared_path
+from weft.graph.settings import Settings
+from weft.loaders.run import load_paths
+from weft.server.app import create_app
+
+MOST_CITED = "{ mostCited(first: 3) { totalCount edges { node { id title citedByCount } } } }"
+TTL_S = 0.05
+
+
+@pytest.fixture(scope="module")
+def http(driver: Driver, settings: Settings) -> Iterator[TestClient]:
+    """The app, its cache on with a short version period, over one shared file's works."""
+    load_paths(
+        driver,
+        [shared_path("openalex", "works", "openalexPro_keypapers.json")],
+        source="openalex",
+        database=settings.neo4j_database,
+    )
+    cached = dataclasses.replace(settings, response_cache_mb=8, response_cache_ttl_s=TTL_S)
+    with TestClient(create_app(cached)) as client:
+        yield client
+
+
+def _post(http: TestClient, query: str, **headers: str) -> tuple[str, str, bytes]:
+    response = http.post("/graphql", json={"query": query}, headers=headers)
+    assert response.status_code in (200, 400)
+    return response.headers["x-weft-cache"], response.headers["x-weft-cypher-queries"], response.content
+
+
+def _papers(driver: Driver) -> int:
+    return driver.execute_query("MATCH (p:Paper) RETURN count(p) AS n").records[0]["n"]
+
+
+def test_a_repeated_request_is_answered_from_memory(http: TestClient, driver: Driver) -> None:
+    first = _post(http, MOST_CITED)
+    again = _post(http, MOST_CITED)
+    assert first[:2] == ("miss", "1") and again[:2] == ("hit", "0")
+    assert again[2] == first[2] and b'"totalCount":%d' % _papers(driver) in again[2]
+
+
+def test_the_answer_follows_the_request_id_and_the_accept_header(http: TestClient) -> None:
+    _post(http, MOST_CITED)
+    response = http.post("/graphql", json={"query": MOST_CITED}, headers={"x-request-id": "mine"})
+    assert response.headers["x-weft-cache"] == "hit" and response.headers["x-request-id"] == "mine"
+    other = _post(http, MOST_CITED, accept="application/graphql-response+json")
+    assert other[0] == "miss"  # another media type is another answer
+
+
+def test_errors_are_never_kept(http: TestClient) -> None:
+    bad = "{ mostCited(first: 3) { edges { node { nope } } } }"
+    assert [_post(http, bad)[0] for _ in range(2)] == ["miss", "miss"]
+    too_many = "{ mostCited(first: 100000) { totalCount } }"
+    assert [_post(http, too_many)[0] for _ in range(2)] == ["miss", "miss"]
+
+
+def test_a_load_drops_every_kept_answer(http: TestClient, driver: Driver, settings: Settings) -> None:
+    _post(http, MOST_CITED)
+    assert _post(http, MOST_CITED)[0] == "hit"
+    before = _papers(driver)
+    load_paths(
+        driver,
+        [shared_path("openalex", "works", "openalexPro_result_1.json")],
+        source="openalex",
+        database=settings.neo4j_database,
+    )
+    assert _papers(driver) > before
+    time.sleep(TTL_S * 4)  # the version is read every TTL_S
+    cache, _, body = _post(http, MOST_CITED)
+    assert cache == "miss" and b'"totalCount":%d' % _papers(driver) in body
