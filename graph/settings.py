@@ -43,6 +43,8 @@ class Settings:
     neo4j_http_port: int | None = None  # WEFT_NEO4J_HTTP_PORT: the local server's HTTP/Browser port; 0 = off
     request_deadline_s: float = 15.0  # WEFT_REQUEST_DEADLINE: all the work of one API request, networkx included
     max_body_bytes: int = 1_048_576  # WEFT_MAX_BODY_BYTES: larger request bodies get 413 before parsing
+    response_cache_mb: int = 64  # WEFT_RESPONSE_CACHE_MB: whole GraphQL answers kept per worker; 0 turns it off
+    response_cache_ttl_s: float = 0.25  # WEFT_RESPONSE_CACHE_TTL_MS: how often the data version is read
     connect_timeout_s: float = 3.0  # WEFT_CONNECT_TIMEOUT: opening a Bolt connection (and waiting for one)
 
     @property
@@ -89,6 +91,8 @@ def load_settings() -> Settings:
         neo4j_http_port=_int("WEFT_NEO4J_HTTP_PORT", -1) if env.get("WEFT_NEO4J_HTTP_PORT") else None,
         request_deadline_s=float(env.get("WEFT_REQUEST_DEADLINE", Settings.request_deadline_s)),
         max_body_bytes=_int("WEFT_MAX_BODY_BYTES", Settings.max_body_bytes),
+        response_cache_mb=_int("WEFT_RESPONSE_CACHE_MB", Settings.response_cache_mb),
+        response_cache_ttl_s=max(_int("WEFT_RESPONSE_CACHE_TTL_MS", 250), 10) / 1000,
         connect_timeout_s=float(env.get("WEFT_CONNECT_TIMEOUT", Settings.connect_timeout_s)),
     )
 

@@ -13,6 +13,7 @@ from weft.schema.roots.researchers import ResearcherQuery
 from weft.schema.roots.search import SearchQuery
 from weft.schema.roots.service import ServiceQuery
 from weft.schema.support.errors import CodedErrors, log_errors
+from weft.schema.support.execution import FlatListExecutor
 from weft.schema.support.limits import PreparedDocuments
 
 
@@ -30,7 +31,11 @@ class WeftSchema(strawberry.Schema):
 
 def build_schema() -> strawberry.Schema:
     """The executable schema with its limits (checked before execution, once per query text) and coded errors."""
-    return WeftSchema(query=Query, extensions=[PreparedDocuments().extension, CodedErrors])
+    return WeftSchema(
+        query=Query,
+        extensions=[PreparedDocuments().extension, CodedErrors],
+        execution_context_class=FlatListExecutor,
+    )
 
 
 def export_sdl() -> str:

@@ -5,11 +5,13 @@ app, driver and caches, so nothing here is shared between processes.
 
 /graphql follows GraphQL over HTTP: GET (queries only) and POST, `application/json` and
 `application/graphql-response+json` (request errors get 400 and no `data` with the latter),
-batching off. Each response carries `x-request-id` and `x-weft-cypher-queries`.
+batching off. Each response carries `x-request-id` and `x-weft-cypher-queries`; repeated requests are
+answered from server/response_cache.py while the data stays the same (`x-weft-cache`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -19,6 +21,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
+from cross_web import HTTPException  # what Strawberry's view raises for a request it refuses
+from graphql import GraphQLError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -34,6 +38,8 @@ from weft.graph.settings import Settings, load_settings
 from weft.schema.context import Context
 from weft.schema.root import build_schema
 from weft.server import network_routes
+from weft.server.response_cache import ResponseCache
+from weft.server.site import routes as site
 
 log = logging.getLogger("weft.server")
 # Unknown-label warnings on an empty or partly loaded graph are not worth a log line per query.
@@ -83,11 +89,17 @@ class WeftGraphQL(GraphQL[Context, None]):
             return json.dumps(data, separators=(",", ":")).encode()
 
     def decode_json(self, data: str | bytes) -> object:
-        """orjson first; bodies only the standard library accepts (NaN, lone surrogates) decode as before."""
+        """orjson first; bodies only the standard library accepts (NaN, lone surrogates) decode as before.
+
+        A body that is JSON but no object (`null`, `42`, a string) is a bad request, not a crash.
+        """
         try:
-            return orjson.loads(data)
+            value = orjson.loads(data)
         except orjson.JSONDecodeError:
-            return json.loads(data)
+            value = json.loads(data)
+        if not isinstance(value, (dict, list)):
+            raise HTTPException(400, "The request body must be a JSON object with a `query`.")
+        return value
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket | None = None) -> Context:  # type: ignore[override]
         state = request.app.state
@@ -105,13 +117,34 @@ class WeftGraphQL(GraphQL[Context, None]):
         data = await super().process_result(request, result)
         if preferred_media_type(request.headers.get("accept")) == GRAPHQL_RESPONSE_JSON:
             request.state.weft_media_type = GRAPHQL_RESPONSE_JSON
-            if is_request_error(result):
+            if is_unavailable(result):
+                request.state.weft_status = 503
+            elif is_request_error(result):
                 data.pop("data", None)
                 request.state.weft_status = 400
         return data
 
+    async def execute_operation(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """The operation within the request deadline (WEFT_REQUEST_DEADLINE): all of its work, not each query."""
+        request = kwargs.get("request", args[0] if args else None)
+        deadline = request.app.state.settings.request_deadline_s if isinstance(request, Request) else None
+        try:
+            async with asyncio.timeout(deadline):
+                return await super().execute_operation(*args, **kwargs)
+        except TimeoutError:
+            log.warning("request took longer than its deadline of %ss", deadline)
+            message = f"The request took longer than its deadline of {deadline:g} s; ask for less or try again."
+            return ExecutionResult(data=None, errors=[GraphQLError(message, extensions={"code": "UNAVAILABLE"})])
+
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
-        response = await super().run(request, context, root_value)
+        if isinstance(request, Request):
+            refused = await read_bounded_body(request)
+            if refused is not None:
+                return refused
+        try:
+            response = await super().run(request, context, root_value)
+        except HTTPException as exc:  # Strawberry's plain-text refusals, as GraphQL-shaped errors
+            return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
         if isinstance(request, Request) and isinstance(response, Response):
             state = request.state
             media_type = getattr(state, "weft_media_type", None)
@@ -125,6 +158,35 @@ class WeftGraphQL(GraphQL[Context, None]):
                 response.headers["x-request-id"] = context.request_id
                 response.headers["x-weft-cypher-queries"] = str(context.reader.queries_run)
         return response
+
+
+def is_unavailable(result: ExecutionResult) -> bool:
+    """True when an error says the database is down or the request ran out of time (HTTP 503)."""
+    return any((e.extensions or {}).get("code") == "UNAVAILABLE" for e in result.errors or ())
+
+
+def error_response(status: int, message: str, code: str) -> JSONResponse:
+    """A request refused before execution, shaped as a GraphQL response (`errors` only)."""
+    return JSONResponse({"errors": [{"message": message, "extensions": {"code": code}}]}, status)
+
+
+async def read_bounded_body(request: Request) -> JSONResponse | None:
+    """Read a POST body of at most WEFT_MAX_BODY_BYTES (kept for the GraphQL view), or a 413 answer: by
+    Content-Length before reading, else as soon as the bytes read pass the limit; nothing is parsed."""
+    if request.method != "POST":
+        return None
+    limit = request.app.state.settings.max_body_bytes
+    too_large = error_response(413, f"The request body is larger than {limit} bytes.", "PAYLOAD_TOO_LARGE")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return too_large
+    request._body = bytes(body)  # noqa: SLF001 - Starlette's cache of the body, read by the view
+    return None
 
 
 async def health(request: Request) -> JSONResponse:
@@ -146,14 +208,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.settings = settings
         app.state.driver = open_async_driver(settings)
         try:
-            yield
+            async with graphql_app.version_watch(app.state.driver):
+                yield
         finally:
             await app.state.driver.close()
 
-    graphql_app = WeftGraphQL(build_schema(), graphql_ide="graphiql", allow_queries_via_get=True)
+    view = WeftGraphQL(build_schema(), graphql_ide="graphiql", allow_queries_via_get=True)
+    graphql_app = ResponseCache(view, settings)
     routes: list[BaseRoute] = [
         Route("/graphql", graphql_app, methods=["GET", "POST"]),
         Route("/health", health),
         *network_routes.routes,
+        *site.routes,
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=site.exception_handlers)
