@@ -313,7 +313,8 @@ def start(settings: Settings, echo: Callable[[str], object] = print) -> str:
                 start_new_session=True,
             )
         instance.pid_file.write_text(f"{proc.pid}\n")
-    deadline = began + settings.neo4j_start_timeout_s
+    # The timeout counts from the launch: fetching the jars (first run, or several fetches at once) is not start-up.
+    deadline = time.monotonic() + settings.neo4j_start_timeout_s
     while time.monotonic() < deadline:
         state = probe(settings, timeout_s=1.0)
         if state == "up":
