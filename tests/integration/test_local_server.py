@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 import socket
+import time
 from dataclasses import replace
 
 import pytest
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError
+from typer.testing import CliRunner
 
 from weft.graph import local_server
 from weft.graph.settings import Settings, load_settings
+from weft.server.cli import app
 
 
 def _free_port() -> int:
@@ -63,6 +66,20 @@ def test_start_status_restart_and_stop_leave_nothing_behind(scratch_settings: Se
             pytest.raises(AuthError),
         ):
             driver.verify_connectivity()
+        assert not (instance.home / "run" / "initial-password.args").exists()  # the password file is gone
+
+        # issue 11 item 1: a wrong password is reported as such, and the running server is never stopped
+        wrong = replace(scratch_settings, neo4j_password="wrong-password")
+        with pytest.raises(local_server.CredentialsRefused, match="refuses the credentials"):
+            local_server.start(wrong, echo=lambda _m: None)
+        result = CliRunner().invoke(
+            app, ["neo4j", "start"], env={"NEO4J_URI": scratch_settings.neo4j_uri, "NEO4J_PASSWORD": "wrong-password"}
+        )
+        assert result.exit_code == 1 and "UNAUTHENTICATED" in result.output, result.output
+        assert "left running" in result.output
+        time.sleep(6)  # Neo4j locks the user for 5 s after three failed logins
+        assert local_server.read_pid(instance) == pid
+        assert local_server.bolt_answers(scratch_settings)
     finally:
         stopped = local_server.stop(scratch_settings)
     assert stopped == f"Neo4j on port {scratch_settings.bolt_port} stopped"
