@@ -269,6 +269,14 @@ FROM people a JOIN people b ON a.pid = b.pid AND a.rid < b.rid
 GROUP BY a.rid, b.rid
 """
 
+# Columns the derived statements below read that a table has only when some record stated them (the
+# tables' columns follow the properties seen): added empty before they run, so any dump builds.
+COLUMNS_READ: dict[str, dict[str, str]] = {
+    "props_Paper": {"year": "BIGINT"},
+    "props_Researcher": {"name": "VARCHAR", "name_key": "VARCHAR", "is_person": "BOOLEAN"},
+    "edge_LISTED_AFFILIATION": {"years": "BIGINT[]"},
+}
+
 # AFFILIATED_WITH {first_year, last_year, papers}: institutions stated on authorships (their
 # papers' years) and listed affiliations (their years), to institutions that exist.
 AFFILIATED = """

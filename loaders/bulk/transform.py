@@ -283,6 +283,9 @@ def claims(t: Transform) -> int:
 
 def derived(t: Transform, max_authors: int, same_name_cap: int) -> None:
     """CITES, COAUTHORED_WITH (pair rule), AFFILIATED_WITH, SAME_NAME_AS and the Ref nodes."""
+    for table, columns in sql.COLUMNS_READ.items():
+        for column, kind in columns.items():
+            t.run(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
     t.run(sql.PAPER_REF_KEYS)
     t.run(sql.CITES)
     t.run(sql.AUTHORSHIPS)

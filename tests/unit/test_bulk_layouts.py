@@ -93,3 +93,23 @@ def test_arxiv_snapshot_papers_all_built(built: Path) -> None:
     ids = {json.loads(line)["id"] for line in lines}
     found = {r["arxiv_id"] for r in _rows(built, "SELECT arxiv_id FROM '$out/nodes_Paper.parquet'")}
     assert ids <= found
+
+
+def test_works_alone_build_with_affiliations_derived_from_authorships(tmp_path: Path) -> None:
+    """No author entities means no listed affiliations (and no `years` column): the derived step still runs."""
+    works = list(_oa_works())
+    source = tmp_path / "works.jsonl"
+    source.write_text("".join(json.dumps(w) + "\n" for w in works), encoding="utf-8")
+    out = tmp_path / "built"
+    summary = build_paths([source], out, options=BuildOptions(workers=1), echo=lambda m: None)
+    assert summary.rejected == 0
+    stated = {
+        (a["author"]["id"].rsplit("/", 1)[-1], i["id"].rsplit("/", 1)[-1])
+        for w in works
+        for a in w.get("authorships") or []
+        if (a.get("author") or {}).get("id")
+        for i in a.get("institutions") or []
+        if i.get("id")
+    }
+    rows = _rows(out, "SELECT count(*) AS n FROM '$out/rels_AFFILIATED_WITH*.parquet'")
+    assert rows == [{"n": len(stated)}]
