@@ -44,6 +44,7 @@ from graphql import (
 )
 from graphql.validation import ASTValidationRule
 from strawberry.extensions import SchemaExtension, max_aliases, query_depth_limiter
+from strawberry.schema.schema import validate_document
 
 from weft.schema.support.paging import MAX_FIRST
 
@@ -159,27 +160,36 @@ class PreparedDocuments:
     """Documents that passed validation (every limit included), by query text: least recently used go first.
 
     Bounded by their tokens (a 2,000-token document holds about 0.8 MB). Only valid documents are kept,
-    so refused texts are refused afresh each time and no error keeps a document alive.
+    so refused texts are refused afresh each time and no error keeps a document alive. Each keeps the
+    argument nodes `argument_errors` checks (found once per text, not per request).
     """
 
     def __init__(self, max_tokens: int = PREPARED_TOKENS) -> None:
         self.max_tokens = max_tokens
         self.tokens = 0
-        self.documents: OrderedDict[str, DocumentNode] = OrderedDict()
+        self.documents: OrderedDict[str, tuple[DocumentNode, tuple[ArgumentNode, ...]]] = OrderedDict()
 
     def get(self, text: str) -> DocumentNode | None:
-        document = self.documents.get(text)
-        if document is not None:
-            self.documents.move_to_end(text)
-        return document
+        entry = self.documents.get(text)
+        if entry is None:
+            return None
+        self.documents.move_to_end(text)
+        return entry[0]
+
+    def arguments(self, text: str | None, document: DocumentNode) -> tuple[ArgumentNode, ...]:
+        """The checked argument nodes of a document: kept with a prepared text, else found now."""
+        entry = self.documents.get(text) if text is not None else None
+        if entry is not None and entry[0] is document:
+            return entry[1]
+        return checked_arguments(document)
 
     def put(self, text: str, document: DocumentNode) -> None:
         if text in self.documents:
             return
-        self.documents[text] = document
+        self.documents[text] = (document, checked_arguments(document))
         self.tokens += _tokens(document)
         while self.tokens > self.max_tokens and self.documents:
-            self.tokens -= _tokens(self.documents.popitem(last=False)[1])
+            self.tokens -= _tokens(self.documents.popitem(last=False)[1][0])
 
     def extension(self) -> SchemaExtension:
         """The per-request extension that applies the limits, reading and filling this cache."""
@@ -217,25 +227,37 @@ class Limits(SchemaExtension):
         yield
 
     def on_validate(self) -> Iterator[None]:
+        """Validate here (Strawberry then skips its own step), so the argument caps are part of validation:
+        errors set after Strawberry's step would come too late to stop the execution."""
         context = self.execution_context
-        if self.known_valid:
-            context.pre_execution_errors = []
-        else:
-            yield
-            document = context.graphql_document
-            if context.pre_execution_errors == [] and context.query is not None and document is not None:
-                self.prepared.put(context.query, document)
-        if context.pre_execution_errors == [] and context.graphql_document is not None:
-            context.pre_execution_errors = argument_errors(context.graphql_document, context.variables or {})
-        if self.known_valid:
-            yield
+        document = context.graphql_document
+        if document is not None and context.pre_execution_errors is None:
+            errors: list[GraphQLError] = []
+            if not self.known_valid:
+                errors = validate_document(context.schema._schema, document, context.validation_rules)  # noqa: SLF001
+                if not errors and context.query is not None:
+                    self.prepared.put(context.query, document)
+            if not errors:
+                arguments = self.prepared.arguments(context.query, document)
+                errors = argument_errors(arguments, context.variables or {}) if arguments else []
+            context.pre_execution_errors = errors
+        yield
 
 
-def argument_errors(document: DocumentNode, variables: dict[str, Any]) -> list[GraphQLError]:
+def checked_arguments(document: DocumentNode) -> tuple[ArgumentNode, ...]:
+    """The argument nodes whose value could be too large: strings, lists, input objects and variables
+    (numbers, booleans and enums never are)."""
+    return tuple(node for node in _argument_nodes(document) if isinstance(node.value, _SIZED_VALUES))
+
+
+def argument_errors(
+    arguments: DocumentNode | tuple[ArgumentNode, ...], variables: dict[str, Any]
+) -> list[GraphQLError]:
     """BAD_USER_INPUT errors for argument values past the caps (MAX_ARGUMENT_CHARS, _WORDS, _ITEMS), literal
-    or given as variables; the first one found per argument."""
+    or given as variables; the first one found per argument. Takes a document or its `checked_arguments`."""
+    nodes = checked_arguments(arguments) if isinstance(arguments, DocumentNode) else arguments
     errors: list[GraphQLError] = []
-    for node in _argument_nodes(document):
+    for node in nodes:
         problem = _oversized(_value_of(node.value, variables))
         if problem:
             errors.append(
@@ -246,6 +268,9 @@ def argument_errors(document: DocumentNode, variables: dict[str, Any]) -> list[G
                 )
             )
     return errors
+
+
+_SIZED_VALUES = (StringValueNode, ListValueNode, ObjectValueNode, VariableNode)
 
 
 def _argument_nodes(node: Any) -> Iterator[ArgumentNode]:
