@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 
 import pytest
 
@@ -137,3 +138,31 @@ def test_keyed_connection_page_info() -> None:
     assert (conn.page_info.start_cursor, conn.page_info.end_cursor, conn.total_count) == ("c1", "c2", 5)
     last = Connection.keyed([], total=5, has_next=False, after=True)
     assert last.page_info.has_previous_page and last.page_info.end_cursor is None
+
+
+def _b64(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        _b64("weft:v1:9223372036854775807"),  # issue 11 item 6: raised OverflowError (an internal error)
+        _b64("weft:v1:" + "9" * 300),
+        _b64("weft:v1:-1"),
+        _b64("weft:v1:1e9"),
+        _b64("weft:v1:" + "1" * 600),  # longer than any cursor of ours
+    ],
+)
+def test_huge_or_odd_position_cursors_are_bad_input(bad: str) -> None:
+    with pytest.raises(InvalidInput) as err:
+        window(10, bad, 24)
+    assert err.value.argument == "after"
+
+
+@pytest.mark.parametrize("rank", [2**63, -(2**63) - 1, 10**30, "9223372036854775807", 1e400, True, None])
+def test_huge_or_odd_key_cursors_are_bad_input(rank: object) -> None:
+    text = "weft:v2:" + json.dumps(["NEWEST", rank, "2024-05-01", "pabc"])
+    with pytest.raises(InvalidInput) as err:
+        decode_key_cursor(_b64(text), "NEWEST")
+    assert err.value.argument == "after"
