@@ -117,7 +117,8 @@ class WeftGraphQL(GraphQL[Context, None]):
         data = await super().process_result(request, result)
         if preferred_media_type(request.headers.get("accept")) == GRAPHQL_RESPONSE_JSON:
             request.state.weft_media_type = GRAPHQL_RESPONSE_JSON
-            if is_unavailable(result):
+            if is_unavailable(result):  # the whole request fails (GraphQL over HTTP: no `data` with a non-2xx)
+                data.pop("data", None)
                 request.state.weft_status = 503
             elif is_request_error(result):
                 data.pop("data", None)
