@@ -4,6 +4,10 @@ The cost of a query is the number of objects it could return: every field costs 
 `first` argument multiplies the cost of what it selects by `first` (its default when not a literal,
 100 when a variable), other list fields by `LIST_FACTOR`
 (a connection's `edges` excepted: its `first` already counts). Introspection fields are free.
+A network field (one with a `limit` argument whose type has `nodes` and `edges`: researcherNetwork,
+institutionNetwork) is charged by its real size: `limit × depth` for the researchers it expands, and its
+`nodes` and `edges` lists count `limit` items each (`NETWORK_MAX_LIMIT` and `NETWORK_MAX_DEPTH` when
+given as variables), so a request holds a few of the largest networks, not thirty (issue 11).
 
 Parsing and validation (the limits included) depend on the query text alone, so `PreparedDocuments`
 keeps each valid text's document (bounded LRU, one per process): a repeated query is parsed and
@@ -53,6 +57,8 @@ MAX_ALIASES = 30
 MAX_TOKENS = 2000
 MAX_COST = 50_000
 LIST_FACTOR = 10
+NETWORK_MAX_LIMIT = 1000
+NETWORK_MAX_DEPTH = 3
 # Tokens of valid documents a process keeps parsed (PreparedDocuments): about 20 MB at most.
 PREPARED_TOKENS = 50_000
 # Every string argument (ids, names, cursors, search text; literal or variable, inside input objects too) and
@@ -82,26 +88,29 @@ class QueryCost:
         root = self.schema.get_root_type(operation.operation)
         return self._selection(operation.selection_set, root, set()) if root else 0
 
-    def _selection(self, selection_set: SelectionSetNode | None, parent: Any, seen: set[str]) -> int:
+    def _selection(
+        self, selection_set: SelectionSetNode | None, parent: Any, seen: set[str], items: int = LIST_FACTOR
+    ) -> int:
+        """The cost of a selection on `parent`, whose list fields count `items` each."""
         if selection_set is None:
             return 0
         total = 0
         for node in selection_set.selections:
             if isinstance(node, FieldNode):
-                total += self._field(node, parent, seen)
+                total += self._field(node, parent, seen, items)
             elif isinstance(node, InlineFragmentNode):
                 cond = self.schema.get_type(node.type_condition.name.value) if node.type_condition else parent
-                total += self._selection(node.selection_set, cond or parent, seen)
+                total += self._selection(node.selection_set, cond or parent, seen, items)
             elif isinstance(node, FragmentSpreadNode):
                 name = node.name.value
                 fragment = self.fragments.get(name)
                 if fragment is None or name in seen:
                     continue
                 cond = self.schema.get_type(fragment.type_condition.name.value)
-                total += self._selection(fragment.selection_set, cond or parent, seen | {name})
+                total += self._selection(fragment.selection_set, cond or parent, seen | {name}, items)
         return total
 
-    def _field(self, node: FieldNode, parent: Any, seen: set[str]) -> int:
+    def _field(self, node: FieldNode, parent: Any, seen: set[str], items: int = LIST_FACTOR) -> int:
         name = node.name.value
         if name.startswith("__"):
             return 0
@@ -109,13 +118,17 @@ class QueryCost:
         if field_def is None:
             return 1 + self._selection(node.selection_set, get_named_type(parent), seen)
         child, is_list = _unwrap(field_def.type)
+        if _is_network(field_def.args, child):
+            limit = _int_argument(node, "limit", field_def.args["limit"].default_value, NETWORK_MAX_LIMIT)
+            depth = _int_argument(node, "depth", 1, NETWORK_MAX_DEPTH) if "depth" in field_def.args else 1
+            return 1 + limit * depth + self._selection(node.selection_set, child, seen, items=limit)
         factor = 1
         if name == "edges" and parent.name.endswith("Connection"):
             factor = 1  # the connection's `first` already multiplied
         elif "first" in field_def.args:
             factor = self._first(node, field_def.args["first"].default_value)
         elif is_list:
-            factor = LIST_FACTOR
+            factor = items
         return 1 + factor * self._selection(node.selection_set, child, seen)
 
     @staticmethod
@@ -126,6 +139,19 @@ class QueryCost:
                     return max(int(arg.value.value), 1)
                 return MAX_FIRST
         return default if isinstance(default, int) and default > 0 else MAX_FIRST
+
+
+def _is_network(args: dict[str, Any], child: Any) -> bool:
+    fields = getattr(child, "fields", {})
+    return "limit" in args and "nodes" in fields and "edges" in fields
+
+
+def _int_argument(node: FieldNode, name: str, default: Any, unknown: int) -> int:
+    """A literal int argument (at least 1), its default when absent, `unknown` when a variable gives it."""
+    for arg in node.arguments or ():
+        if arg.name.value == name:
+            return max(int(arg.value.value), 1) if isinstance(arg.value, IntValueNode) else unknown
+    return default if isinstance(default, int) and default > 0 else unknown
 
 
 class CostLimitRule(ValidationRule):

@@ -85,3 +85,24 @@ def test_unexpected_errors_are_masked_with_request_id() -> None:
     assert "secret" not in err.message
     assert err.extensions == {"code": "INTERNAL_SERVER_ERROR", "requestId": "abc123"}
     assert err.original_error is None
+
+
+NETWORK = "researcherNetwork(id: $id, depth: 3, limit: 1000) { nodes { id name } edges { source target weight } }"
+
+
+def test_a_network_costs_its_limit_times_depth_and_limit_items_per_list() -> None:
+    # 1 + 1000 × 3 researchers expanded + nodes (1 + 1000 × 2) + edges (1 + 1000 × 3)
+    assert cost_of(f"query ($id: String!) {{ {NETWORK} }}") == 1 + 3000 + (1 + 2000) + (1 + 3000)
+    small = 'query { institutionNetwork(id: "x", limit: 10) { nodes { id } } }'
+    assert cost_of(small) == 1 + 10 + (1 + 10)
+    default = '{ researcherNetwork(id: "x") { nodes { id } } }'
+    assert cost_of(default) == 1 + 200 + (1 + 200)  # the defaults: depth 1, limit 200
+    variables = 'query ($d: Int!, $l: Int!) { researcherNetwork(id: "x", depth: $d, limit: $l) { nodes { id } } }'
+    assert cost_of(variables) == 1 + 1000 * 3 + (1 + 1000)  # unknown until run: the largest allowed
+
+
+def test_thirty_of_the_largest_networks_exceed_the_budget_and_one_does_not() -> None:
+    # issue 11 item 10: 30 aliases of researcherNetwork(depth: 3, limit: 1000) passed the budget and took 20 s
+    one = f"query ($id: String!) {{ {NETWORK} }}"
+    thirty = "query ($id: String!) { " + " ".join(f"n{k}: {NETWORK}" for k in range(30)) + " }"
+    assert cost_of(one) <= MAX_COST < cost_of(thirty)
