@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 
 from weft.graph.errors import InvalidInput
@@ -47,12 +48,33 @@ class PaperFilters:
         return self.year_from is not None or self.year_to is not None or self.categories is not None
 
 
+STOP_WORDS = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their then there these "
+    "they this to was will with".split()
+)
+"""Lucene's English stop words: they count when every word must match, never as the only word a hit has."""
+_WORD = re.compile(r"[^\W_]")
+"""A letter or digit in any script: a query word without one (punctuation, operators' symbols, emoji) is no word."""
+
+
+def _bare(word: str) -> str:
+    """The word lowercased without the punctuation around it ("(For)" -> "for")."""
+    return "".join(ch for ch in word.lower() if ch.isalnum())
+
+
 def keyword_queries(text: str) -> tuple[str, str]:
-    """(every word, any word) as full-text queries for the words of `text` (Lucene syntax neutralised)."""
-    every = escape_lucene(text)
-    if not every:
-        raise InvalidInput("`query` must contain at least one word", argument="query")
-    return every, " OR ".join(every.split(" AND "))
+    """(every word, any word) as full-text queries for the words of `text` (Lucene syntax neutralised).
+
+    Words are whitespace-separated and need a letter or digit (InvalidInput when none has). The any-word query
+    leaves out stop words, which nearly every abstract has: `malaria and the mosquito` finds what has `malaria`
+    or `mosquito`. A query of stop words only (`AND OR NOT`) needs all of them.
+    """
+    words = [w for w in text.split() if _WORD.search(w)]
+    if not words:
+        raise InvalidInput("`query` must contain at least one word (letters or digits)", argument="query")
+    every = escape_lucene(" ".join(words))
+    content = [w for w in words if _bare(w) not in STOP_WORDS]
+    return every, " OR ".join(escape_lucene(w) for w in content) if content else every
 
 
 async def query_vector(text: str) -> list[float]:

@@ -11,7 +11,8 @@ import strawberry
 class SearchMode(Enum):
     KEYWORD = strawberry.enum_value(
         "KEYWORD",
-        description="Full-text: any word of the query matches; hits with every word first, then by Lucene relevance.",
+        description="Full-text: any word of the query matches (a stop word such as `the` alone does not); hits with "
+        "every word first, then by Lucene relevance.",
     )
     SEMANTIC = strawberry.enum_value(
         "SEMANTIC",

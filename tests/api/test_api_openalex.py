@@ -392,8 +392,20 @@ def test_search_and_autocomplete(client: GraphQLClient, truth: OpenAlexTruth) ->
     mixed = client.data(query, {"q": "Bangor"})["search"]["edges"]
     assert {"Institution", "Researcher"} & {e["node"]["node"]["__typename"] for e in mixed}
     assert any(e["node"]["node"].get("name") == "Bangor University" for e in mixed)
-    hostile = client.data(query, {"q": 'GloVe: "Global Vectors" (for) AND word~ representation*'})["search"]
-    assert hostile["totalCount"] == 1
+    # Lucene syntax is text; any word of the query matches except a stop word alone; every word matches first
+    hostile_query = """query($q: String!) { search(query: $q, types: [PAPER], mode: KEYWORD, first: 50) {
+      totalCount edges { node { matchedAllTerms node { ... on Paper { ids { source id } } } } } } }"""
+    hostile = client.data(hostile_query, {"q": 'GloVe: "Global Vectors" (for) AND word~ representation*'})["search"]
+    content = ["glove", "global", "vectors", "word", "representation"]
+    anywhere = set().union(*(truth.text_matches(w) for w in content))
+    every = set.intersection(*(truth.text_matches(w) for w in [*content, "for", "and"]))
+    assert len(every) == 1 and hostile["totalCount"] == len(anywhere) > 1
+    leading = hostile["edges"][: len(every)]
+    assert {openalex_id(e["node"]["node"]) for e in leading} == every
+    assert [e["node"]["matchedAllTerms"] for e in hostile["edges"]] == [True] + [False] * (len(hostile["edges"]) - 1)
+    for only_syntax in ('( ) * : "" ~', "🦠", "   "):
+        errors = client.post("query($q: String!) { search(query: $q) { totalCount } }", {"q": only_syntax})["errors"]
+        assert errors[0]["extensions"]["code"] == "BAD_USER_INPUT" and "at least one word" in errors[0]["message"]
     complete = client.data('{ autocomplete(prefix: "peter butch", first: 3) { kind id label } }')["autocomplete"]
     assert complete[0]["kind"] == "RESEARCHER" and complete[0]["label"] == "Peter Butcher"
 

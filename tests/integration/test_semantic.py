@@ -172,7 +172,8 @@ async def test_similar_researchers_by_centroid_with_and_without_coauthors(
         return c / np.linalg.norm(c)
 
     coauthors = {o for o, ps in papers.items() if o != me and set(ps) & set(papers[me])}
-    want = sorted((o for o in papers if o != me), key=lambda o: -float(centroid(o) @ centroid(me)))
+    # researchers with the same papers tie exactly: ties are broken by id, as the query does
+    want = sorted((o for o in papers if o != me), key=lambda o: (-round(float(centroid(o) @ centroid(me)), 4), o))
     everyone = await semantic.similar_researchers(reader, me, 8, exclude_coauthors=False)
     assert everyone.has_vector and [r["researcher"]["id"] for r in everyone.rows] == want[:8]
     assert np.allclose([r["score"] for r in everyone.rows], [centroid(o) @ centroid(me) for o in want[:8]], atol=0.01)
