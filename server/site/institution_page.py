@@ -25,7 +25,10 @@ async def institution_page(request: Request) -> Response:
         most_cited=MOST_CITED,
         collaborators=(0, COLLABORATORS),
     )
-    details = await institution_details(reader_of(request), request.path_params["key"], parts)
+    details = None
+    for key in urls.spellings(request.path_params["key"]):
+        if (details := await institution_details(reader_of(request), key, parts)) is not None:
+            break
     if details is None:
         return not_found(request, "institution")
     node = details.node

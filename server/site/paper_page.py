@@ -67,9 +67,10 @@ async def paper_page(request: Request) -> Response:
         cited_by=CitedByPart("MOST_CITED", (cited_page - 1) * PER_PAGE, PER_PAGE),
         references=ReferencesPart((refs_page - 1) * PER_PAGE, PER_PAGE),
     )
-    raw = urls.paper_lookup_id(request.path_params["rest"])
-    reader = reader_of(request)
-    details = await paper_details(reader, raw, parts)
+    reader, details = reader_of(request), None
+    for raw in urls.spellings(request.path_params["rest"]):
+        if (details := await paper_details(reader, urls.paper_lookup_id(raw), parts)) is not None:
+            break
     if details is None:
         return not_found(request, "paper")
     if redirect := moved(request, urls.paper_path(details.node)):

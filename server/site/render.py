@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import time
+from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +61,8 @@ def as_markdown(html: str) -> str:
     """The page's main content (between the main markers) as markdown."""
     start, end = html.find(MAIN_START), html.find(MAIN_END)
     main = html[start + len(MAIN_START) : end] if start >= 0 and end > start else html
+    # `&lt;` stays an entity in the markdown (a renderer shows `<`), so no title becomes raw HTML there
+    main = main.replace("&lt;", "&amp;lt;").replace("&#60;", "&amp;lt;")
     text = markdownify(main, heading_style="ATX", strip=["script", "style", "form", "button", "input"])
     lines = [line.rstrip() for line in text.splitlines()]
     out: list[str] = []
@@ -68,15 +72,52 @@ def as_markdown(html: str) -> str:
     return "\n".join(out).strip() + "\n"
 
 
+_FIRST_SERVED: dict[str, float] = {}
+"""When this process first served each body (by ETag): its Last-Modified. Bounded: cleared when full."""
+_FIRST_SERVED_MAX = 50_000
+
+
+def last_modified(etag: str) -> float:
+    """The time a body with this ETag was first served here: the content has not changed since."""
+    if etag not in _FIRST_SERVED:
+        if len(_FIRST_SERVED) >= _FIRST_SERVED_MAX:
+            _FIRST_SERVED.clear()
+        _FIRST_SERVED[etag] = float(int(time.time()))
+    return _FIRST_SERVED[etag]
+
+
+def not_modified(request: Request, etag: str, modified: float) -> bool:
+    """True when the client's copy is current: its If-None-Match names the ETag, or (without an
+    If-None-Match, as RFC 9110 says) its If-Modified-Since is not before Last-Modified."""
+    if match := request.headers.get("if-none-match"):
+        return etag in [t.strip().removeprefix("W/") for t in match.split(",")] or match.strip() == "*"
+    if since := request.headers.get("if-modified-since"):
+        try:
+            return parsedate_to_datetime(since).timestamp() >= modified
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
 def finish(
     request: Request, body: bytes, media_type: str, status: int = 200, headers: dict[str, str] | None = None
 ) -> Response:
-    """The response for `body`: 304 when the client's ETag matches, gzip when the client accepts it."""
+    """The response for `body`: 304 when the client's copy is current (ETag or Last-Modified), gzip
+    when the client accepts it."""
     etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-    base = {"ETag": etag, "Vary": "Accept, Accept-Encoding", "Cache-Control": "public, max-age=60", **(headers or {})}
-    if status == 200 and etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
-        return Response(status_code=304, headers=base)
-    if len(body) >= MIN_GZIP_BYTES and "gzip" in request.headers.get("accept-encoding", ""):
+    zipped = len(body) >= MIN_GZIP_BYTES and "gzip" in request.headers.get("accept-encoding", "")
+    base = {
+        "ETag": "W/" + etag if zipped else etag,  # weak when gzipped, as nginx does: the same content, other bytes
+        "Vary": "Accept, Accept-Encoding",
+        "Cache-Control": "public, max-age=60",
+        **(headers or {}),
+    }
+    if status == 200:
+        modified = last_modified(etag)
+        base["Last-Modified"] = formatdate(modified, usegmt=True)
+        if not_modified(request, etag, modified):
+            return Response(status_code=304, headers=base)
+    if zipped:
         body = gzip.compress(body, compresslevel=6, mtime=0)
         base["Content-Encoding"] = "gzip"
     return Response(body, status_code=status, media_type=media_type, headers=base)

@@ -85,7 +85,10 @@ async def researcher_page(request: Request) -> Response:
     sort = SORTS.get(request.query_params.get("sort", "newest"), "NEWEST")
     page_no = int_param(request, "page")
     category = request.query_params.get("category") or None
-    profile = await researcher_profile(reader, request.path_params["key"], profile_parts(sort, page_no, category))
+    profile = None
+    for key in urls.spellings(request.path_params["key"]):
+        if (profile := await researcher_profile(reader, key, profile_parts(sort, page_no, category))) is not None:
+            break
     if profile is None:
         return not_found(request, "researcher")
     if redirect := moved(request, urls.researcher_path(profile.node)):

@@ -59,6 +59,16 @@ def paper_lookup_id(rest: str) -> str:
     return rest
 
 
+def spellings(key: str) -> list[str]:
+    """The forms to look a path's id up by: as written, then lower-cased (internal ids and slugs are
+    lower case; a shouted `/researchers/RUFRU6UM2R75-PETER-BUTCHER` still finds its page).
+
+    >>> spellings("R1-Ada")
+    ['R1-Ada', 'r1-ada']
+    """
+    return [key] if key == key.lower() else [key, key.lower()]
+
+
 def category_feed_path(key: str) -> str:
     """The feed of a category's newest papers."""
     return "/feeds/categories/" + quote(key, safe="") + ".xml"
