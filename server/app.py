@@ -25,7 +25,7 @@ from cross_web import HTTPException  # what Strawberry's view raises for a reque
 from graphql import GraphQLError
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.websockets import WebSocket
 from strawberry.asgi import GraphQL
@@ -40,6 +40,7 @@ from weft.schema.root import build_schema
 from weft.server import network_routes
 from weft.server.response_cache import ResponseCache
 from weft.server.site import routes as site
+from weft.server.site.graphiql import graphiql_html
 
 log = logging.getLogger("weft.server")
 # Unknown-label warnings on an empty or partly loaded graph are not worth a log line per query.
@@ -80,6 +81,10 @@ def is_request_error(result: ExecutionResult) -> bool:
 
 class WeftGraphQL(GraphQL[Context, None]):
     """Strawberry's ASGI app with Weft's typed context, GraphQL-over-HTTP status codes and orjson."""
+
+    async def render_graphql_ide(self, request: Request) -> Response:
+        """GraphiQL from the project's own files, so it works with no internet (Strawberry's uses unpkg)."""
+        return HTMLResponse(graphiql_html())
 
     def encode_json(self, data: object) -> bytes:
         """Compact UTF-8 JSON via orjson; the standard library for anything orjson refuses (ints past 64 bits)."""
