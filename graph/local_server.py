@@ -164,6 +164,8 @@ def write_config(instance: Instance) -> None:
         f"server.memory.pagecache.size={s.neo4j_pagecache}",
         "dbms.memory.transaction.total.max=1g",
         "dbms.usage_report.enabled=false",
+        # Neo4j Browser: product-usage telemetry off (and with it the consent banner)
+        "client.allow_telemetry=false",
         "dbms.transaction.timeout=0s",
         "server.jvm.additional=-XX:+UseG1GC",
         f"server.directories.data={instance.home / 'data'}",

@@ -1,0 +1,60 @@
+// Drives Neo4j Browser (served by the local Neo4j's HTTP connector) in Debian's headless Chromium
+// (playwright-core, no downloaded browser): waits until it is connected to the Bolt URL, logging in first
+// when NEO4J_PASSWORD is set, types QUERY into the editor, runs it, waits for the result table, saves a
+// screenshot and prints one JSON object with what it saw.
+// Usage: node check-neo4j-browser.mjs BROWSER_URL BOLT_URL QUERY SCREENSHOT  (env NEO4J_USER, NEO4J_PASSWORD)
+import { chromium } from "playwright-core";
+
+const [browserUrl, boltUrl, query, screenshot] = process.argv.slice(2);
+if (!browserUrl || !boltUrl || !query || !screenshot) {
+  console.error("usage: node check-neo4j-browser.mjs BROWSER_URL BOLT_URL QUERY SCREENSHOT");
+  process.exit(2);
+}
+const password = process.env.NEO4J_PASSWORD || "";
+const user = process.env.NEO4J_USER || "neo4j";
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+const report = { pageErrors: [], failedRequests: [], title: null, connected: null, frame: null };
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  page.on("pageerror", (error) => report.pageErrors.push(String(error)));
+  page.on("requestfailed", (request) => report.failedRequests.push(request.url()));
+
+  const url = new URL(browserUrl);
+  url.searchParams.set("dbms", boltUrl);
+  url.searchParams.set("preselectAuthMethod", password ? "NATIVE" : "NO_AUTH");
+  await page.goto(url.toString(), { waitUntil: "load" });
+  report.title = await page.title();
+
+  if (password) {
+    await page.getByTestId("username").waitFor({ timeout: 60000 });
+    await page.getByTestId("username").fill(user);
+    await page.getByTestId("password").fill(password);
+    await page.getByTestId("connect").click();
+  }
+  // the :server connect frame says so once Bolt answers
+  await page.getByText("Connected to Neo4j").first().waitFor({ timeout: 60000 });
+  report.connected = true;
+
+  await page.getByTestId("activeEditor").click();
+  await page.keyboard.type(query);
+  await page.getByTestId("editor-Run").click();
+  // the newest frame is on top; wait for its result table under the query's own command line
+  const frame = page.getByTestId("frame").filter({ has: page.getByTestId("frameCommand").getByText(query) });
+  await frame.locator("table").first().waitFor({ timeout: 60000 });
+  report.frame = await frame.first().evaluate((f) => ({
+    command: f.querySelector("[data-testid=frameCommand]")?.innerText ?? null,
+    columns: [...f.querySelectorAll("thead th")].map((th) => th.innerText).filter((t) => t),
+    rows: [...f.querySelectorAll("tbody tr")].map((tr) =>
+      [...tr.querySelectorAll("td[role=cell]")].map((td) => td.innerText)),
+    status: f.querySelector("[data-testid=frameStatusbar]")?.innerText ?? null,
+  }));
+  await page.screenshot({ path: screenshot, fullPage: false });
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(report));
