@@ -38,6 +38,7 @@ demo: web neo4j-start ## local Neo4j + the bundled OpenAlex sample + the server 
 	$(BIN)/weft migrate
 	$(BIN)/weft load openalex demo/data/openalex
 	@cat demo/EXAMPLES.md
+	@echo "The site: http://$(HOST):$(PORT)/"
 	@echo "GraphiQL: http://$(HOST):$(PORT)/graphql"
 	$(BIN)/weft serve --host $(HOST) --port $(PORT)
 
