@@ -1,0 +1,60 @@
+// Loads each of the site's pages in Debian's headless Chromium (playwright-core, no downloaded browser):
+// collects console errors and failed requests, saves a full-page screenshot per page, reads the numbers
+// the page shows (data-metric), and runs axe-core (npm, injected from node_modules, no CDN) on it.
+// Usage: node check-site-pages.mjs BASE OUTDIR NAME=PATH...   Prints one JSON object: {NAME: report}.
+import { chromium } from "playwright-core";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const AXE = join(here, "node_modules", "axe-core", "axe.min.js");
+const [base, outdir, ...pages] = process.argv.slice(2);
+if (!base || !outdir || pages.length === 0) {
+  console.error("usage: node check-site-pages.mjs BASE OUTDIR NAME=PATH...");
+  process.exit(2);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+const reports = {};
+try {
+  for (const spec of pages) {
+    const at = spec.indexOf("=");
+    const [name, path] = [spec.slice(0, at), spec.slice(at + 1)];
+    const report = { consoleErrors: [], failedRequests: [], requests: [] };
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.on("console", (message) => {
+      if (message.type() === "error") report.consoleErrors.push(`${message.text()} (${message.location().url || "?"})`);
+    });
+    page.on("pageerror", (error) => report.consoleErrors.push(String(error)));
+    page.on("request", (request) => report.requests.push(request.url()));
+    page.on("requestfailed", (request) => report.failedRequests.push(request.url()));
+    page.on("response", (response) => {
+      if (response.status() >= 400) report.failedRequests.push(`${response.status()} ${response.url()}`);
+    });
+    const response = await page.goto(base + path, { waitUntil: "networkidle", timeout: 120000 });
+    report.status = response.status();
+    report.path = new URL(page.url()).pathname;
+    report.title = await page.title();
+    report.h1 = await page.evaluate(() => document.querySelector("h1")?.textContent ?? null);
+    report.metrics = await page.evaluate(() =>
+      Object.fromEntries([...document.querySelectorAll("[data-metric]")].map((e) => [e.dataset.metric, e.textContent.trim()])),
+    );
+    await page.screenshot({ path: join(outdir, `${name}.png`), fullPage: true });
+    await page.addScriptTag({ path: AXE });
+    const axe = await page.evaluate(async () => {
+      const result = await window.axe.run(document, { resultTypes: ["violations"] });
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")).slice(0, 5) }));
+    });
+    report.violations = axe;
+    reports[name] = report;
+    await context.close();
+  }
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(reports));
