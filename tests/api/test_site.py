@@ -621,3 +621,54 @@ def test_crawl_from_home_finds_no_broken_link(client: GraphQLClient) -> None:
                 seen.add(target)
                 queue.append(target)
     assert {"", "papers", "researchers", "institutions", "search", "feeds", "static"} <= kinds, kinds
+
+
+# --- arXiv and Semantic Scholar id forms (last: they add records) -----------------------------
+
+
+def arxiv_and_s2_records(tmp_path: Path) -> tuple[Path, Path, dict, dict]:
+    """Two shared arXiv records, one of them changed to an old-style id (`hep-th/9901001`, which the
+    shared files lack), and the shared S2 author record with his papers."""
+    lines = shared_path("arxiv", "arxiv-metadata-oai-snapshot.head200.jsonl").read_text(encoding="utf-8").splitlines()
+    new_style = json.loads(lines[0])
+    old_style = {**json.loads(lines[1]), "id": "hep-th/9901001", "doi": None, "title": "An old-style arXiv id"}
+    arxiv = tmp_path / "arxiv.jsonl"
+    arxiv.write_text("\n".join(json.dumps(r) for r in (new_style, old_style)) + "\n", encoding="utf-8")
+    author = json.loads(shared_path("semanticscholar", "graph_api", "Author.json").read_text(encoding="utf-8"))
+    s2 = tmp_path / "s2"
+    s2.mkdir()
+    (s2 / "Author.json").write_text(json.dumps(author), encoding="utf-8")
+    return arxiv, s2, new_style, author
+
+
+def test_arxiv_old_and_new_style_and_s2_ids_move_to_the_canonical_url(
+    client: GraphQLClient, tmp_path: Path, loaded: Driver, settings: Settings
+) -> None:
+    arxiv, s2, new_style, author = arxiv_and_s2_records(tmp_path)
+    load_paths(loaded, [arxiv], source="arxiv", database=settings.neo4j_database)
+    load_paths(loaded, [s2], source="s2", database=settings.neo4j_database)
+    query = "query($id: String!) { paper(id: $id) { id slug arxivId versions { version date } } }"
+
+    api = client.data(query, {"id": new_style["id"]})["paper"]
+    canonical = f"/papers/{new_style['id']}-{api['slug'].removeprefix(api['id'] + '-')}"
+    latest = new_style["versions"][-1]["version"]
+    forms = [new_style["id"], f"{new_style['id']}{latest}", f"{new_style['id']}v1-old-words", api["id"]]
+    assert_moves(client, "/papers/", [*forms, new_style["doi"]], canonical)
+    text = get(client, canonical).text
+    assert f"version {latest}" in text and new_style["categories"].split()[0] in text.lower()
+
+    old = client.data(query, {"id": "hep-th/9901001"})["paper"]
+    assert old["arxivId"] == "hep-th/9901001"
+    canonical = "/papers/hep-th/9901001-an-old-style-arxiv-id"
+    assert_moves(client, "/papers/", ["hep-th/9901001", "hep-th/9901001v1", "HEP-TH/9901001", old["id"]], canonical)
+    assert get(client, "/sitemaps/papers-0.xml").text.count(f"{BASE}{canonical}<") == 1
+
+    turing = client.data(ONE_RESEARCHER.format("canonicalUrl name"), {"id": author["authorId"]})["researcher"]
+    assert turing["name"] == author["name"]
+    assert_moves(client, "/researchers/", [author["authorId"]], turing["canonicalUrl"])
+    paper = author["papers"][0]
+    s2_paper = client.data(query, {"id": paper["paperId"]})["paper"]
+    canonical = f"/papers/{s2_paper['id']}-{s2_paper['slug'].removeprefix(s2_paper['id'] + '-')}"
+    assert_moves(
+        client, "/papers/", [paper["paperId"], paper["paperId"].upper(), f"CorpusId:{paper['corpusId']}"], canonical
+    )
