@@ -198,4 +198,9 @@ async def researcher_network(
         )
         return await asyncio.to_thread(network_from_row, row) if row else None
 
-    return await cached(reader, cache, ("researcher", researcher_id, params), compute)
+    return await cached(reader, cache, ("researcher", researcher_id, params), compute, network_weight)
+
+
+def network_weight(network: Network | None) -> int:
+    """What a network weighs in the cache: its nodes plus edges (an unknown id's None: 1)."""
+    return 1 if network is None else 1 + network.graph.number_of_nodes() + network.graph.number_of_edges()

@@ -26,6 +26,10 @@ T = TypeVar("T")
 class VersionedCache:
     """A small LRU of values keyed by (key, data_version); a newer version clears the rest.
 
+    Bounded twice: at most `max_entries` values, and at most `max_weight` in all, each value weighing
+    what `put` is told (a network: its nodes plus edges, ~400 bytes each as networkx holds them), so the
+    default 250,000 keeps a worker's networks near 100 MB however large they are.
+
     >>> cache = VersionedCache(max_entries=2)
     >>> cache.put(("a",), 1, "A1")
     >>> cache.get(("a",), 1)
@@ -34,8 +38,11 @@ class VersionedCache:
     (True, 0)
     """
 
-    def __init__(self, max_entries: int = 128) -> None:
+    def __init__(self, max_entries: int = 128, max_weight: int = 250_000) -> None:
         self.max_entries = max_entries
+        self.max_weight = max_weight
+        self.weight = 0
+        self._weights: dict[tuple[Hashable, Any], int] = {}
         self._entries: OrderedDict[tuple[Hashable, Any], Any] = OrderedDict()
         self._version: Any = None
         self._lock = threading.Lock()
@@ -48,6 +55,8 @@ class VersionedCache:
     def _see_version(self, version: Any) -> None:
         if version != self._version:
             self._entries.clear()
+            self._weights.clear()
+            self.weight = 0
             self._version = version
 
     def get(self, key: Hashable, version: Any) -> Any:
@@ -62,32 +71,54 @@ class VersionedCache:
                 self._entries.move_to_end((key, version))
             return value
 
-    def put(self, key: Hashable, version: Any, value: Any) -> None:
-        """Store `value`; evicts the least recently used entry beyond `max_entries`."""
+    def put(self, key: Hashable, version: Any, value: Any, weight: int = 1) -> None:
+        """Store `value` (weighing `weight`); evicts least recently used entries beyond either bound.
+        A value heavier than `max_weight` alone is not kept.
+
+        >>> cache = VersionedCache(max_weight=10)
+        >>> cache.put("a", 1, "A", weight=6); cache.put("b", 1, "B", weight=6); cache.put("c", 1, "C", weight=11)
+        >>> cache.get("a", 1) is MISSING, cache.get("b", 1), cache.get("c", 1) is MISSING, cache.weight
+        (True, 'B', True, 6)
+        """
+        if weight > self.max_weight:
+            return
         with self._lock:
             self._see_version(version)
-            self._entries[(key, version)] = value
-            self._entries.move_to_end((key, version))
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+            entry = (key, version)
+            self.weight += weight - self._weights.get(entry, 0)
+            self._weights[entry] = weight
+            self._entries[entry] = value
+            self._entries.move_to_end(entry)
+            while len(self._entries) > self.max_entries or self.weight > self.max_weight:
+                old, _ = self._entries.popitem(last=False)
+                self.weight -= self._weights.pop(old)
 
     def clear(self) -> None:
         """Drop everything (tests and `weft analytics` use it)."""
         with self._lock:
             self._entries.clear()
+            self._weights.clear()
+            self.weight = 0
             self._version = None
 
 
 NETWORK_CACHE = VersionedCache()
 
 
-async def cached(reader: GraphReader, cache: VersionedCache, key: Hashable, compute: Callable[[], Awaitable[T]]) -> T:
+async def cached(
+    reader: GraphReader,
+    cache: VersionedCache,
+    key: Hashable,
+    compute: Callable[[], Awaitable[T]],
+    weight: Callable[[T], int] = lambda value: 1,
+) -> T:
     """`compute()`'s answer for `key` at the graph's current version: from `cache` when held there,
-    else computed and stored (None too, so an unknown id costs only the version read next time)."""
+    else computed and stored with its `weight` (None too, so an unknown id costs only the version read
+    next time)."""
     version = await data_version(reader)
     found = cache.get(key, version)
     if found is not MISSING:
         return found
     value = await compute()
-    cache.put(key, version, value)
+    cache.put(key, version, value, weight(value))
     return value

@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any
 
 from weft.graph.errors import InvalidInput
-from weft.graph.network import MAX_LIMIT, Network
+from weft.graph.network import MAX_LIMIT, Network, network_weight
 from weft.graph.network_cache import NETWORK_CACHE, VersionedCache, cached
 from weft.graph.nx_bridge import canonical_graph
 from weft.graph.reads.institutions import find_institution
@@ -99,4 +99,4 @@ async def institution_network(
         )
         return institution_network_from_rows(rows, min_weight, limit)
 
-    return await cached(reader, cache, ("institution", institution_id, min_weight, limit), compute)
+    return await cached(reader, cache, ("institution", institution_id, min_weight, limit), compute, network_weight)
