@@ -1,6 +1,7 @@
 // Loads each of the site's pages in Debian's headless Chromium (playwright-core, no downloaded browser):
 // collects console errors and failed requests, saves a full-page screenshot per page, reads the numbers
-// the page shows (data-metric), and runs axe-core (npm, injected from node_modules, no CDN) on it.
+// the page shows (data-metric), types AUTOCOMPLETE (env) into a search page's box and reads the
+// completions, and runs axe-core (npm, injected from node_modules, no CDN) on it.
 // Usage: node check-site-pages.mjs BASE OUTDIR NAME=PATH...   Prints one JSON object: {NAME: report}.
 import { chromium } from "playwright-core";
 import { dirname, join } from "node:path";
@@ -44,6 +45,13 @@ try {
     report.metrics = await page.evaluate(() =>
       Object.fromEntries([...document.querySelectorAll("[data-metric]")].map((e) => [e.dataset.metric, e.textContent.trim()])),
     );
+    if (process.env.AUTOCOMPLETE && name.endsWith("search")) {
+      // The search box's completions come from the API's autocomplete as one types.
+      await page.fill("#q", "");
+      await page.type("#q", process.env.AUTOCOMPLETE, { delay: 60 });
+      await page.waitForFunction(() => document.querySelectorAll("#suggestions option").length > 0, null, { timeout: 30000 });
+      report.suggestions = await page.evaluate(() => [...document.querySelectorAll("#suggestions option")].map((o) => o.value));
+    }
     await page.screenshot({ path: join(outdir, `${name}.png`), fullPage: true });
     await page.addScriptTag({ path: AXE });
     const axe = await page.evaluate(async () => {

@@ -10,7 +10,7 @@ from starlette.responses import Response
 from weft.graph.reads.papers import CitedByPart, PaperDetails, PaperParts, ReferencesPart, categories_of, paper_details
 from weft.server.site import jsonld, urls
 from weft.server.site.identities import identities
-from weft.server.site.render import int_param, moved, not_found, page, reader_of
+from weft.server.site.render import int_param, moved, not_found, page, paper_title, reader_of
 
 PER_PAGE = 20
 SHOWN_AUTHORS = 8
@@ -37,7 +37,7 @@ def context(
 ) -> dict[str, Any]:
     node = details.node
     return {
-        "title": node.get("title") or node["id"],
+        "title": paper_title(node),
         "canonical": urls.paper_path(node),
         "node": node,
         "version": version_info(node),

@@ -25,12 +25,26 @@ MIN_GZIP_BYTES = 512
 MAIN_START, MAIN_END = "<!-- main -->", "<!-- /main -->"
 
 templates = Jinja2Templates(directory=TEMPLATES)
+
+
+def paper_title(node: dict[str, Any]) -> str:
+    """A paper's title, or for the few records without one, what they are called by their source id."""
+    return node.get("title") or f"Untitled paper ({node.get('openalex_id') or node.get('doi') or node['id']})"
+
+
+def count(n: int, word: str) -> str:
+    """`1 paper`, `2 papers`."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 templates.env.globals.update(
     paper_path=urls.paper_path,
     researcher_path=urls.researcher_path,
     institution_path=urls.institution_path,
     category_feed_path=urls.category_feed_path,
     jsonld_script=jsonld.script,
+    paper_title=paper_title,
+    count=count,
 )
 
 

@@ -324,7 +324,8 @@ def test_institution_page_numbers_equal_graphql(client: GraphQLClient, truth: Op
     doc = page(client, api["canonicalUrl"])
     assert doc.h1 == api["name"]
     assert doc.metric("rosterTotal") == api["roster"]["totalCount"] > 25
-    assert doc.lists["most-cited"] == [p["title"] or p["id"] for p in api["mostCited"]]
+    untitled = [t if not t.startswith("Untitled paper (") else None for t in doc.lists["most-cited"]]
+    assert untitled == [p["title"] for p in api["mostCited"]] and None in untitled  # one of them has no title
     assert api["country"] == truth.institutions[BANGOR]["country_code"]
     assert page(client, api["canonicalUrl"] + "?page=2").metric("rosterTotal") == api["roster"]["totalCount"]
 

@@ -1,13 +1,15 @@
 """Every page type of the site in a real headless Chromium (Debian's package, driven by npm
 playwright-core, as tests/api/test_page_network.py does): it loads without console errors or failed
 requests, asks nothing of the internet, shows the numbers the GraphQL API answers for the same
-entity, and axe-core (npm, injected from web/node_modules) reports no serious or critical
-accessibility violation on the site's own pages. GraphiQL at /graphql loads from the vendored files
-alone. Full-page screenshots go to test-artifacts/site-<page>.png."""
+entity, the search box completes from the API's autocomplete, and axe-core (npm, injected from
+web/node_modules) reports no serious or critical accessibility violation on the site's own pages.
+GraphiQL at /graphql loads from the vendored files alone. Full-page screenshots go to
+test-artifacts/site-<page>.png."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -72,6 +74,7 @@ def run_pages(base: str, pages: dict[str, str]) -> dict[str, Any]:
         timeout=600,
         check=False,
         cwd=WEB,
+        env={**os.environ, "AUTOCOMPLETE": "Butch"},
     )
     assert done.returncode == 0, done.stderr[-3000:]
     reports = json.loads(done.stdout.strip().splitlines()[-1])
@@ -139,3 +142,6 @@ def test_every_page_type_in_chromium(site: LiveServer) -> None:
     assert institution["path"] == expected["canonicalUrl"] and institution["h1"] == expected["name"]
     assert int(institution["metrics"]["rosterTotal"]) == expected["roster"]["totalCount"]
     assert int(reports["search"]["metrics"]["hitsTotal"]) > 0
+    completions = httpx.post(f"{base}/graphql", json={"query": '{ autocomplete(prefix: "Butch", first: 8) { label } }'})
+    assert reports["search"]["suggestions"] == [s["label"] for s in completions.json()["data"]["autocomplete"]]
+    assert "Peter Butcher" in reports["search"]["suggestions"]
