@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
 
 from weft.graph.identity.ids import (
     normalize_arxiv,
@@ -49,6 +51,23 @@ def slugify(text: str | None, max_words: int = 8) -> str:
     ascii_text = folded.encode("ascii", "ignore").decode("ascii").lower()
     words = re.findall(r"[a-z0-9]+", ascii_text)
     return "-".join(words[:max_words])
+
+
+def with_words(key: str, text: str | None) -> str:
+    """`key` followed by the first words of `text` (a title or name), as page paths and slugs spell them."""
+    words = slugify(text)
+    return f"{key}-{words}" if words else key
+
+
+def page_key(props: dict[str, Any]) -> str:
+    """The id a paper's canonical page path starts with: its arXiv id without version when it has one
+    (an old-style id keeps its slash, as arxiv.org/abs/ does), else its OpenAlex W id, else its internal id."""
+    return props.get("arxiv_id") or props.get("openalex_id") or props["id"]
+
+
+def paper_path(props: dict[str, Any]) -> str:
+    """A paper's canonical page path, `/papers/<page key>-<title words>` (the site's and `canonicalUrl`)."""
+    return "/papers/" + quote(with_words(page_key(props), props.get("title")), safe="/")
 
 
 def fold_name(text: str | None) -> str:

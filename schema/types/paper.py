@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import strawberry
 
 from weft.graph.identity.ids import KEY_PROPERTIES
+from weft.graph.identity.lookup import paper_path
 from weft.graph.reads import semantic
 from weft.graph.reads.papers import CitedByPart, PaperDetails, PaperParts, ReferencesPart
 from weft.schema.context import Info
@@ -61,6 +62,12 @@ class Paper(Entity):
 
     def slug_text(self) -> str | None:
         return self.title
+
+    @strawberry.field(
+        description="This paper's page on the site: `/papers/<arXiv id, else OpenAlex W id, else id>-<title words>`."
+    )
+    def canonical_url(self) -> str:
+        return paper_path(self.props)
 
     @strawberry.field(description="arXiv id without version, where the paper is on arXiv.")
     def arxiv_id(self) -> str | None:

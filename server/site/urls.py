@@ -12,36 +12,22 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from weft.graph.identity.lookup import slugify
+from weft.graph.identity.lookup import paper_path as paper_path  # one rule for the site and Paper.canonicalUrl
+from weft.graph.identity.lookup import with_words
 
 _ARXIV_NEW = re.compile(r"^(\d{4}\.\d{4,5})(v\d+)?(?:-[\w\-]*)?$", re.IGNORECASE)
 _ARXIV_OLD = re.compile(r"^([a-z\-]+(?:\.[a-z\-]+)?/\d{7})(v\d+)?(?:-[\w\-]*)?$", re.IGNORECASE)
 _OPENALEX_WORK = re.compile(r"^(W\d+)(?:-[\w\-]*)?$", re.IGNORECASE)
 
 
-def _with_words(key: str, text: str | None) -> str:
-    words = slugify(text)
-    return f"{key}-{words}" if words else key
-
-
-def paper_key(node: dict[str, Any]) -> str:
-    """The id a paper's canonical path starts with: arXiv id, else OpenAlex W id, else internal id."""
-    return node.get("arxiv_id") or node.get("openalex_id") or node["id"]
-
-
-def paper_path(node: dict[str, Any]) -> str:
-    """`/papers/<key>-<title words>` for a Paper node's properties."""
-    return "/papers/" + quote(_with_words(paper_key(node), node.get("title")), safe="/")
-
-
 def researcher_path(node: dict[str, Any]) -> str:
     """`/researchers/<internal id>-<name words>`."""
-    return "/researchers/" + _with_words(node["id"], node.get("name"))
+    return "/researchers/" + with_words(node["id"], node.get("name"))
 
 
 def institution_path(node: dict[str, Any]) -> str:
     """`/institutions/<internal id>-<name words>`."""
-    return "/institutions/" + _with_words(node["id"], node.get("name"))
+    return "/institutions/" + with_words(node["id"], node.get("name"))
 
 
 def paper_lookup_id(rest: str) -> str:

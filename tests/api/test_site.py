@@ -184,10 +184,11 @@ def test_researcher_id_forms_move_to_the_canonical_url(client: GraphQLClient, tr
 
 
 def test_paper_id_forms_move_to_the_canonical_url(client: GraphQLClient, truth: OpenAlexTruth, loaded) -> None:
-    query = "query($id: String!) { paper(id: $id) { id slug title arxivId doi } }"
+    query = "query($id: String!) { paper(id: $id) { id slug title arxivId doi canonicalUrl } }"
     api = client.data(query, {"id": OA_PAPER})["paper"]
     words = api["slug"].removeprefix(api["id"] + "-")
     canonical = f"/papers/{OA_PAPER}-{words}"
+    assert api["canonicalUrl"] == canonical  # the API names the page the site serves, not a 301
     doi = truth.works[OA_PAPER]["doi"].removeprefix("https://doi.org/")
     aliases = loaded.execute_query("MATCH (p:Paper {id: $id}) RETURN p.aliases AS a", id=api["id"])[0][0]["a"] or []
     forms = [
@@ -208,6 +209,7 @@ def test_paper_id_forms_move_to_the_canonical_url(client: GraphQLClient, truth: 
     arxiv = client.data(query, {"id": ARXIV_PAPER})["paper"]
     assert arxiv["arxivId"] == ARXIV_ID
     canonical = f"/papers/{ARXIV_ID}-{arxiv['slug'].removeprefix(arxiv['id'] + '-')}"
+    assert arxiv["canonicalUrl"] == canonical
     arxiv_aliases = loaded.execute_query("MATCH (p:Paper {id: $id}) RETURN p.aliases AS a", id=arxiv["id"])[0][0]["a"]
     forms = [
         ARXIV_ID,
