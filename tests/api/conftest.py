@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import threading
 import time
@@ -40,9 +41,15 @@ class GraphQLClient:
         return int(self.last_response.headers["x-weft-cypher-queries"])
 
 
+def executing(settings: Settings) -> Settings:
+    """The settings with the response cache off: these tests look at what executing a request does (its
+    Cypher count, its answer right after a load); tests/api/test_response_cache.py tests the cache."""
+    return dataclasses.replace(settings, response_cache_mb=0)
+
+
 def api_client(settings: Settings) -> Iterator[GraphQLClient]:
     """A GraphQLClient on a fresh app whose lifespan (driver open/close) runs around the block."""
-    with TestClient(create_app(settings)) as http:
+    with TestClient(create_app(executing(settings))) as http:
         yield GraphQLClient(http)
 
 
@@ -60,7 +67,7 @@ class LiveServer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(create_app(settings), log_level="warning", lifespan="on")
+        config = uvicorn.Config(create_app(executing(settings)), log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 

@@ -20,6 +20,7 @@ from neo4j import Driver
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
+from tests.api.conftest import executing
 from tests.conftest import shared_path
 from weft.graph.settings import Settings
 from weft.server.app import create_app
@@ -95,7 +96,7 @@ def client(openalex_graph: Driver, settings: Settings) -> Iterator[TestClient]:
     from weft.graph.network_cache import NETWORK_CACHE
 
     NETWORK_CACHE.clear()
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(executing(settings))) as c:
         yield c
 
 

@@ -21,6 +21,7 @@ import pytest
 from neo4j import Driver
 from starlette.testclient import TestClient
 
+from tests.api.conftest import executing
 from weft.graph.settings import Settings
 from weft.server.app import create_app
 
@@ -148,7 +149,7 @@ def client(openalex_graph: Driver, settings: Settings) -> Iterator[TestClient]:
     from weft.graph.network_cache import NETWORK_CACHE
 
     NETWORK_CACHE.clear()
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(executing(settings))) as c:
         yield c
 
 
