@@ -4,7 +4,7 @@ component, degree and betweenness centrality over every researcher, stored as no
 
 Two engines compute them: networkx on the full co-authorship graph read into Python, or Neo4j Graph
 Data Science inside the server (graph/analytics/gds.py); `auto` picks GDS when the server has it and
-the graph has at least AUTO_GDS_MIN_TIES ties (bench/gds.py measured where GDS starts to win)."""
+the graph has at least AUTO_GDS_MIN_TIES ties (bench/analytics.py measured where GDS starts to win)."""
 
 from __future__ import annotations
 
@@ -34,22 +34,32 @@ class ScoresSummary:
 
 
 ENGINES = ("auto", "gds", "networkx")
-AUTO_GDS_MIN_TIES = 20_000
+# measured (bench/RESULTS.md, "Whole-graph analytics"): networkx 0.9 s vs GDS 2.3 s at 229 ties (GDS's fixed
+# cost of a projection and six procedure calls), GDS 4.8 s vs networkx 11.6 s at 5,786 ties, and the gap
+# grows with size (sampled betweenness is 400 breadth-first searches in Python); the crossover lies between
+AUTO_GDS_MIN_TIES = 1_000
 
 
-def score_rows(graph: nx.Graph[str], seed: int = communities.LOUVAIN_SEED) -> list[dict[str, Any]]:
+def score_rows(
+    graph: nx.Graph[str], seed: int = communities.LOUVAIN_SEED, on_step: gds.Step = gds.no_step
+) -> list[dict[str, Any]]:
     """One row per node: weighted PageRank, seeded Louvain community, component (0 = largest), degree
-    and betweenness centrality (normalised).
+    and betweenness centrality (normalised); `on_step` hears each algorithm end.
 
     >>> rows = score_rows(nx.Graph([("a", "b", {"weight": 1}), ("b", "c", {"weight": 1})]))
     >>> [(r["id"], round(r["page_rank"], 2), r["community"], r["component"], r["betweenness"]) for r in rows]
     [('a', 0.26, 0, 0, 0.0), ('b', 0.49, 0, 0, 1.0), ('c', 0.26, 0, 0, 0.0)]
     """
     ranks = centrality.pagerank(graph)
+    on_step("pagerank")
     index = communities.community_index(communities.louvain(graph, seed=seed))
+    on_step("louvain")
     component = components.component_index(graph)
+    on_step("components")
     degree = centrality.degree(graph)
+    on_step("degree")
     between = centrality.betweenness(graph)
+    on_step("betweenness")
     return [
         {
             "id": n,
@@ -110,16 +120,21 @@ def compute_and_store(
     seed: int = communities.LOUVAIN_SEED,
     on_batch: Callable[[int], None] | None = None,
     engine: str = "networkx",
+    on_step: gds.Step = gds.no_step,
 ) -> ScoresSummary:
-    """Score the whole co-authorship graph with the chosen engine and write the scores in batches."""
+    """Score the whole co-authorship graph with the chosen engine and write the scores in batches;
+    `on_step` hears each step end ("read" or "project", each algorithm, "stream", "write")."""
     chosen = choose_engine(driver, database, engine)
     if chosen == "gds":
-        run = gds.score_rows(driver, database)
+        run = gds.score_rows(driver, database, on_step=on_step)
         rows, researchers, ties = run.rows, run.researchers, run.ties
     else:
         graph = read_coauthor_graph(driver, database)
-        rows, researchers, ties = score_rows(graph, seed), graph.number_of_nodes(), graph.number_of_edges()
+        on_step("read")
+        rows = score_rows(graph, seed, on_step)
+        researchers, ties = graph.number_of_nodes(), graph.number_of_edges()
     written = write_rows(driver, database, rows, batch_size, on_batch)
+    on_step("write")
     return ScoresSummary(
         researchers=researchers,
         ties=ties,

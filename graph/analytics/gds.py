@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Generator, Mapping
+from collections.abc import Callable, Generator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +25,13 @@ from weft.graph.driver import translated_errors
 from weft.queries import gds as q
 
 MAX_CONCURRENCY = 4  # the open edition refuses more
+
+
+Step = Callable[[str], None]  # called with a step's name as each step ends (bench/analytics.py times them)
+
+
+def no_step(_name: str) -> None:
+    """The default Step: nothing."""
 
 
 @dataclass(frozen=True)
@@ -98,10 +105,13 @@ def betweenness_scale(researchers: int) -> float:
     return scale * n / BETWEENNESS_SAMPLE if n > EXACT_BETWEENNESS_MAX_NODES else scale
 
 
-def _run_algorithms(driver: Driver, database: str, name: str, researchers: int, concurrency: int) -> float:
+def _run_algorithms(
+    driver: Driver, database: str, name: str, researchers: int, concurrency: int, on_step: Step
+) -> float:
     """Mutate the projection with all five scores; returns Louvain's modularity."""
-    steps: list[tuple[Any, dict[str, Any]]] = [
+    steps: list[tuple[str, Any, dict[str, Any]]] = [
         (
+            "pagerank",
             q.PAGE_RANK,
             {
                 "mutateProperty": "page_rank",
@@ -113,26 +123,31 @@ def _run_algorithms(driver: Driver, database: str, name: str, researchers: int, 
                 "concurrency": concurrency,
             },
         ),
-        (q.COMPONENTS, {"mutateProperty": "component", "concurrency": concurrency}),
-        (q.DEGREE, {"mutateProperty": "degree", "concurrency": concurrency}),
-        (q.BETWEENNESS, betweenness_config(researchers, concurrency)),
+        ("components", q.COMPONENTS, {"mutateProperty": "component", "concurrency": concurrency}),
+        ("degree", q.DEGREE, {"mutateProperty": "degree", "concurrency": concurrency}),
+        ("betweenness", q.BETWEENNESS, betweenness_config(researchers, concurrency)),
     ]
-    for statement, config in steps:
+    for step, statement, config in steps:
         with translated_errors("running a GDS algorithm"):
             driver.execute_query(statement, graph=name, config=config, database_=database)
+        on_step(step)
     louvain = {"mutateProperty": "community", "relationshipWeightProperty": "weight", "concurrency": 1}
     with translated_errors("running GDS Louvain"):
         records, _, _ = driver.execute_query(q.LOUVAIN, graph=name, config=louvain, database_=database)
+    on_step("louvain")
     return float(records[0]["modularity"])
 
 
-def score_rows(driver: Driver, database: str, concurrency: int = MAX_CONCURRENCY) -> GdsRun:
-    """Every researcher's page_rank, community, component, degree_centrality and betweenness from GDS."""
+def score_rows(driver: Driver, database: str, concurrency: int = MAX_CONCURRENCY, on_step: Step = no_step) -> GdsRun:
+    """Every researcher's page_rank, community, component, degree_centrality and betweenness from GDS;
+    `on_step` hears "project", each algorithm and "stream" end (while the projection exists)."""
     concurrency = max(1, min(concurrency, MAX_CONCURRENCY))
     with projection(driver, database, concurrency) as (name, researchers, ties):
-        modularity = _run_algorithms(driver, database, name, researchers, concurrency)
+        on_step("project")
+        modularity = _run_algorithms(driver, database, name, researchers, concurrency, on_step)
         with translated_errors("reading GDS scores"):
             records, _, _ = driver.execute_query(q.SCORES, graph=name, database_=database, routing_="r")
+        on_step("stream")
     raw = [record.data() for record in records]
     communities = numbered({r["id"]: int(r["community"]) for r in raw})
     components = numbered({r["id"]: int(r["component"]) for r in raw})
