@@ -18,6 +18,7 @@ from neo4j import Driver
 
 from weft.graph.driver import translated_errors
 from weft.graph.embeddings import Embedder, embedder, paper_text, text_hash
+from weft.graph.versions import bump_data_version
 from weft.queries import semantic as q
 
 SCAN_PAGE = 2000
@@ -95,30 +96,34 @@ def embed_papers(
     with translated_errors("dropping orphan vectors"):
         records, _, _ = driver.execute_query(q.DROP_ORPHAN_VECTORS, database_=database)
     summary.dropped = records[0]["removed"] if records else 0
-    for page in _pages(driver, database):
-        todo = _triage(page, model.model, force)
-        summary.scanned += len(page)
-        summary.unchanged += todo.unchanged
-        summary.no_text += todo.no_text
-        if todo.no_text:
-            with translated_errors("dropping vectors of papers without text"):
-                driver.execute_query(q.DROP_VECTORS, ids=todo.no_text, database_=database)
-        for start in range(0, len(todo.rows), batch_size):
-            batch = todo.rows[start : start + batch_size]
-            tick = time.perf_counter()
-            vectors = model.embed([r["text"] for r in batch])
-            summary.embed_seconds += time.perf_counter() - tick
-            rows = [
-                {"id": r["id"], "text_hash": r["text_hash"], "vector": [float(x) for x in v]}
-                for r, v in zip(batch, vectors, strict=True)
-            ]
-            with translated_errors("writing paper vectors"):
-                driver.execute_query(q.WRITE_VECTORS, rows=rows, model=model.model, database_=database)
-            summary.embedded += len(batch)
+    try:
+        for page in _pages(driver, database):
+            todo = _triage(page, model.model, force)
+            summary.scanned += len(page)
+            summary.unchanged += todo.unchanged
+            summary.no_text += todo.no_text
+            if todo.no_text:
+                with translated_errors("dropping vectors of papers without text"):
+                    driver.execute_query(q.DROP_VECTORS, ids=todo.no_text, database_=database)
+            for start in range(0, len(todo.rows), batch_size):
+                batch = todo.rows[start : start + batch_size]
+                tick = time.perf_counter()
+                vectors = model.embed([r["text"] for r in batch])
+                summary.embed_seconds += time.perf_counter() - tick
+                rows = [
+                    {"id": r["id"], "text_hash": r["text_hash"], "vector": [float(x) for x in v]}
+                    for r, v in zip(batch, vectors, strict=True)
+                ]
+                with translated_errors("writing paper vectors"):
+                    driver.execute_query(q.WRITE_VECTORS, rows=rows, model=model.model, database_=database)
+                summary.embedded += len(batch)
+                if progress is not None:
+                    progress(summary.scanned - len(page), total, summary.embedded)
             if progress is not None:
-                progress(summary.scanned - len(page), total, summary.embedded)
-        if progress is not None:
-            progress(summary.scanned, total, summary.embedded)
+                progress(summary.scanned, total, summary.embedded)
+    finally:  # after Ctrl-C too: what was written changes `similar` and semantic search answers
+        if summary.embedded or summary.no_text or summary.dropped:
+            bump_data_version(driver, database)
     summary.seconds = time.perf_counter() - started
     return summary
 

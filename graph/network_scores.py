@@ -19,6 +19,7 @@ from weft.graph.analytics import centrality, communities, components, gds
 from weft.graph.driver import translated_errors
 from weft.graph.errors import InvalidInput, Unavailable
 from weft.graph.nx_bridge import read_coauthor_graph
+from weft.graph.versions import bump_data_version
 from weft.queries import network as q
 
 
@@ -94,6 +95,8 @@ def write_rows(
             written += records[0]["written"]
             if on_batch:
                 on_batch(len(batch))
+    if written:
+        bump_data_version(driver, database)  # cached answers that show scores are stale now
     return written
 
 

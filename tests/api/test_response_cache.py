@@ -6,6 +6,7 @@ import dataclasses
 import time
 from collections.abc import Iterator
 
+import orjson
 import pytest
 from neo4j import Driver
 from starlette.testclient import TestClient
@@ -79,3 +80,21 @@ def test_a_load_drops_every_kept_answer(http: TestClient, driver: Driver, settin
     time.sleep(TTL_S * 4)  # the version is read every TTL_S
     cache, _, body = _post(http, MOST_CITED)
     assert cache == "miss" and b'"totalCount":%d' % _papers(driver) in body
+
+
+def test_weft_analytics_drops_every_kept_answer(http: TestClient, driver: Driver, settings: Settings) -> None:
+    """Scores are written by `weft analytics`, not by a load: it bumps the data version as a load does."""
+    from weft.graph.network_scores import compute_and_store
+
+    author = driver.execute_query(
+        "MATCH (r:Researcher)-[:COAUTHORED_WITH]-() RETURN r.id AS id ORDER BY r.id LIMIT 1"
+    ).records[0]["id"]
+    query = '{ researcher(id: "' + author + '") { pageRank } }'
+    _post(http, query)
+    assert _post(http, query)[0] == "hit"
+    compute_and_store(driver, settings.neo4j_database, engine="networkx")
+    stored = driver.execute_query("MATCH (r:Researcher {id: $id}) RETURN r.page_rank AS s", id=author).records[0]["s"]
+    assert stored is not None
+    time.sleep(TTL_S * 4)
+    cache, _, body = _post(http, query)
+    assert cache == "miss" and orjson.loads(body)["data"]["researcher"]["pageRank"] == stored
