@@ -133,9 +133,10 @@ def test_degree_and_betweenness_agree_across_engines(runs: dict[str, tuple[str, 
     for i in nx_scores:
         assert gds_scores[i]["degree_centrality"] == pytest.approx(nx_scores[i]["degree_centrality"])
     # above 400 researchers both engines estimate betweenness from 400 sampled sources, each its own
-    # sample, so only the leaders are compared
+    # sample, so only the leaders are compared: the same first, and four of the first five shared
     leaders = [sorted(scores, key=lambda i: -scores[i]["betweenness"])[:5] for scores in (nx_scores, gds_scores)]
-    assert leaders[0] == leaders[1]
+    assert leaders[0][0] == leaders[1][0]
+    assert len(set(leaders[0]) & set(leaders[1])) >= 4
 
 
 def test_louvain_modularity_agrees_across_engines(
