@@ -106,7 +106,9 @@ def test_the_local_config_serves_the_browser_on_loopback_only(tmp_path: Path) ->
     assert "client.allow_telemetry=false" in conf
     assert "dbms.security.procedures.unrestricted=gds.*" in conf
     assert local_server.browser_url(settings) == "http://127.0.0.1:7704/browser/"
+    # `weft neo4j start` ends its status line with the URL
+    assert local_server._browser_note(settings) == "; Neo4j Browser at http://127.0.0.1:7704/browser/"
     off = Settings(neo4j_uri="bolt://127.0.0.1:7700", neo4j_home=tmp_path, neo4j_http_port=0)
     local_server.write_config(local_server.Instance(off))
     assert "server.http.enabled=false" in (instance.conf_dir / "neo4j.conf").read_text().splitlines()
-    assert local_server.browser_url(off) is None
+    assert local_server.browser_url(off) is None and local_server._browser_note(off) == ""
