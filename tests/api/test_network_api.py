@@ -392,7 +392,7 @@ def test_export_errors_are_json(client: TestClient) -> None:
 
 
 def test_weft_analytics_stores_networkx_pagerank_and_louvain(client: TestClient, openalex_graph: Driver) -> None:
-    result = CliRunner().invoke(cli_app, ["analytics", "--batch-size", "1000"])
+    result = CliRunner().invoke(cli_app, ["analytics", "--engine", "networkx", "--batch-size", "1000"])
     assert result.exit_code == 0, result.output
     ties, _, _ = openalex_graph.execute_query(
         "MATCH (a:Researcher)-[r:COAUTHORED_WITH]->(b:Researcher) RETURN a.id AS a, b.id AS b, r.weight AS w"
