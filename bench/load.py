@@ -1,8 +1,8 @@
-"""Load benchmark: online loader at several batch sizes vs export-csv + neo4j-admin import, one run.
+"""Load benchmark: online loader at several batch sizes vs the bulk path (weft build + weft import), one run.
 
 Generates a seeded synthetic OpenAlex works file (bench/synth.py), then on a local Neo4j of its
-own port: for each batch size a fresh database and `loaders.run.load_paths`; then `weft export-csv`
-+ `weft import-csv` on the same file. Prints a table and writes bench/RESULTS.md.
+own port: for each batch size a fresh database and `loaders.run.load_paths`; then `weft build`
++ `weft import` on the same file. Prints a table and writes bench/RESULTS.md.
 
     .venv/bin/python -m bench.load --works 20000 --port 7701
 """
@@ -20,11 +20,11 @@ from bench.machine import describe, load_average
 from bench.profile import QueryStats, query_timer
 from bench.synth import write_works
 from weft.graph import local_server
-from weft.graph.bulk_import import discard_store, import_csv
+from weft.graph.bulk_import import discard_store, import_built
 from weft.graph.driver import open_driver
 from weft.graph.migrate import counts, migrate
 from weft.graph.settings import PROJECT_ROOT, Settings
-from weft.loaders.csv_export import export_paths
+from weft.loaders.bulk.build import build_paths
 from weft.loaders.run import load_paths
 
 DEFAULT_RESULTS = PROJECT_ROOT / "bench" / "RESULTS.md"
@@ -86,18 +86,18 @@ def online_run(settings: Settings, works_file: Path, batch_size: int) -> tuple[R
 
 def bulk_run(settings: Settings, works_file: Path, csv_dir: Path) -> tuple[Run, Run, dict[str, int]]:
     began = time.perf_counter()
-    exported = export_paths([works_file], csv_dir, source="openalex", echo=lambda m: None)
+    exported = build_paths([works_file], csv_dir, source="openalex", echo=lambda m: None)
     export_s = time.perf_counter() - began
-    imported = import_csv(settings, csv_dir, echo=lambda m: None)
+    imported = import_built(settings, csv_dir, echo=lambda m: None)
     total = time.perf_counter() - began
     nodes, rels = split_counts(imported.counts)
     whole = Run(
-        "export-csv + import-csv",
+        "weft build + weft import",
         total,
         exported.records,
         nodes,
         rels,
-        f"export {export_s:.0f}s + neo4j-admin {imported.admin_seconds:.0f}s + "
+        f"build {export_s:.0f}s + neo4j-admin {imported.admin_seconds:.0f}s + "
         f"stop/start/schema {imported.total_seconds - imported.admin_seconds:.0f}s",
     )
     admin = Run("neo4j-admin import only", imported.admin_seconds, exported.records, nodes, rels)
@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"Online and bulk give the same counts: {'yes' if online_counts == bulk_counts else 'NO'}.",
         "",
-        f"Best online rate ({best.name}) / export-csv + import-csv: **{ratio:.2f}x** "
+        f"Best online rate ({best.name}) / weft build + weft import: **{ratio:.2f}x** "
         f"(target >= 0.35x); / neo4j-admin import alone: **{ratio_admin:.2f}x**.",
         "",
         "## Where the online time goes",
@@ -202,8 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         "A record is one OpenAlex work; relationships/s counts every relationship in the finished "
         "graph, derived ones included. Batch size counts rows (nodes + relationships) per write "
         "transaction, as `weft load --batch-size` does. Each online run starts from an empty "
-        "database with the schema in place; the bulk time includes building the graph in Python, "
-        "writing CSV, stopping the server, neo4j-admin, starting it and creating the schema.",
+        "database with the schema in place; the bulk time includes building the graph in DuckDB, "
+        "writing Parquet, stopping the server, neo4j-admin, starting it and creating the schema.",
         "",
     ]
     args.results.write_text("\n".join(lines) + "\n", encoding="utf-8")

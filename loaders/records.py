@@ -1,5 +1,5 @@
 """One raw record to the rows it writes, or to the reject it is: the step the online loader
-(loaders.run) and the CSV export (loaders.csv_export) share, so both reject the same records with
+(loaders.run) and the bulk path's staging (loaders.bulk.stage) share, so both reject the same records with
 the same reasons.
 """
 

@@ -22,9 +22,6 @@ from weft.graph.driver import translated_errors
 from weft.graph.identity.ids import aliases, canonical_keys, key_property, node_id
 from weft.graph.sources import SOURCE_PRIORITY
 from weft.loaders.derived import DEFAULT_LIMITS, PairLimits, recompute
-from weft.loaders.derived import (
-    same_name_pairs as same_name_pairs,  # re-exported: loaders.csv_derived uses it
-)
 from weft.loaders.rows import ATTACH, REL_ENDS, NodeRow, RecordRows, RejectedRecord, RelRow
 from weft.queries import load_nodes, load_rels
 

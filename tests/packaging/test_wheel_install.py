@@ -125,7 +125,7 @@ def test_installed_weft_imports_from_its_venv_and_answers_help(
     where = _run([installed / "python", "-c", code], timeout=60, env=env, cwd=tmp_path).stdout.strip()
     assert Path(where).is_relative_to(installed.parent / "lib"), where
     help_text = _run([installed / "weft", "--help"], timeout=60, env=env, cwd=tmp_path).stdout
-    for command in ("serve", "load", "migrate", "neo4j", "export-csv"):
+    for command in ("serve", "load", "migrate", "neo4j", "build", "import"):
         assert f" {command} " in help_text
 
 

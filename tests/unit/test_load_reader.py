@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_path
-from weft.loaders.derived import crowded_buckets
+from weft.loaders.derived import crowded_buckets, same_name_pairs
 from weft.loaders.reader import Item, Problem, UnknownFormat, data_files, read_records, sniff
-from weft.loaders.write import same_name_pairs
 
 
 def _items(path: Path) -> list:

@@ -1,4 +1,4 @@
-"""One record to rows or a reject: the step `weft load` and `weft export-csv` share."""
+"""One record to rows or a reject: the step `weft load` and `weft build` share."""
 
 from __future__ import annotations
 
