@@ -8,12 +8,14 @@ model runs for seconds. Expectations come from the raw files and from brute-forc
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 from neo4j import AsyncDriver, Driver
+from typer.testing import CliRunner
 
 from tests.conftest import shared_path
 from weft.graph.driver import open_async_driver
@@ -23,6 +25,7 @@ from weft.graph.reads import semantic
 from weft.graph.reads.reader import GraphReader
 from weft.graph.settings import Settings
 from weft.queries import semantic as q
+from weft.server.cli import app
 
 FAITHFULL, KUNCHEVA = "A5017572309", "A5039168231"
 NO_TEXT = "W2115629999"
@@ -180,3 +183,23 @@ async def test_similar_researchers_by_centroid_with_and_without_coauthors(
     assert coauthors & {r["researcher"]["id"] for r in everyone.rows}, "the nearest include co-authors"
     strangers = await semantic.similar_researchers(reader, me, 8, exclude_coauthors=True)
     assert [r["researcher"]["id"] for r in strangers.rows] == [o for o in want if o not in coauthors][:8]
+
+
+def test_the_commands_embed_and_report(graph: Driver, settings: Settings, first_run) -> None:
+    """`weft embed` reports papers/s and the papers without text; `weft load … --embed` embeds what it loaded."""
+    db = settings.neo4j_database
+    runner = CliRunner()
+    env = {"NEO4J_URI": settings.neo4j_uri, "COLUMNS": "200"}
+    result = runner.invoke(app, ["embed", "--quiet"], env=env)  # 2 without text: NO_TEXT and the one emptied above
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"\b0 papers embedded \([\d.,]+ papers/s\), \d+ unchanged, 2 without title or abstract", result.output
+    )
+    butcher = shared_path("openalex", "works", "author_works", "academic_explorer_author_A5032473237_works.json")
+    papers_before, vectors_before = embed_counts(graph, db)
+    result = runner.invoke(app, ["load", "openalex", "--quiet", "--embed", str(butcher)], env=env)
+    assert result.exit_code == 0, result.output
+    papers, vectors = embed_counts(graph, db)
+    added = papers - papers_before
+    assert added > 0 and vectors - vectors_before == added, "every new paper of the file has text and a vector"
+    assert re.search(rf"\b{added} papers embedded \([\d.,]+ papers/s\)", result.output)
