@@ -7,7 +7,8 @@ from typing import LiteralString
 #  * keyword: the full-text indexes in $indexes (empty: no keyword ranking) queried with $any (any word;
 #    the best $cap per index) and $all (every word); hits with every word first, then by Lucene score;
 #    junk (non-person) researcher records left out.
-#  * semantic: the $k papers whose vectors are nearest to $vector (null: no semantic ranking), by cosine.
+#  * semantic: the $k papers whose vectors are nearest to $vector (null: no semantic ranking), by cosine
+#    recomputed from the stored vectors (the index's own scores are approximate: it quantises the vectors).
 # Papers in either ranking must pass the filter ($year_from, $year_to, $categories; null: no filter).
 # Returns total, page [{kind, score, keyword_score, semantic_score, all_terms, node}].
 SEARCH_PAGE: LiteralString = """
@@ -30,11 +31,11 @@ WITH index_name, node, score, tier ORDER BY tier DESC, score DESC, node.id
 WITH collect({kind: index_name, node: node, score: score, all_terms: tier = 1}) AS keyword
 CALL () {
   WITH $vector AS vector WHERE vector IS NOT NULL
-  CALL db.index.vector.queryNodes('paper_vector', $k, vector) YIELD node, score
+  CALL db.index.vector.queryNodes('paper_vector', $k, vector) YIELD node
   MATCH (p:Paper {id: node.paper_id})-[:EMBEDDED_AS]->(node)
   WHERE ($year_from IS NULL OR p.year >= $year_from) AND ($year_to IS NULL OR p.year <= $year_to)
     AND ($categories IS NULL OR EXISTS { MATCH (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN $categories })
-  WITH p, max(2 * score - 1) AS cosine ORDER BY cosine DESC, p.id
+  WITH p, max(2 * vector.similarity.cosine(node.vector, vector) - 1) AS cosine ORDER BY cosine DESC, p.id
   RETURN collect({node: p, cosine: cosine}) AS semantic
 }
 UNWIND [i IN range(0, size(keyword) - 1) | {kind: keyword[i].kind, node: keyword[i].node, rank: i + 1,

@@ -58,16 +58,17 @@ RETURN v.model AS model
 """
 
 # Up to $limit papers nearest to paper $id (itself left out), best first: one row {has_vector, similar}
-# with similar = [{paper, score}] (score the cosine); no row when no paper has the id.
+# with similar = [{paper, score}] (score the cosine, recomputed from the stored vectors: the index's scores are
+# approximate); no row when no paper has the id.
 SIMILAR_PAPERS: LiteralString = """
 MATCH (src:Paper {id: $id})
 OPTIONAL MATCH (src)-[:EMBEDDED_AS]->(v:PaperVector {paper_id: $id})
 CALL (v) {
   WITH v WHERE v IS NOT NULL
-  CALL db.index.vector.queryNodes('paper_vector', $k, v.vector) YIELD node, score
+  CALL db.index.vector.queryNodes('paper_vector', $k, v.vector) YIELD node
   MATCH (p:Paper {id: node.paper_id})-[:EMBEDDED_AS]->(node)
   WHERE p.id <> $id
-  WITH p, 2 * score - 1 AS score ORDER BY score DESC, p.id LIMIT $limit
+  WITH p, 2 * vector.similarity.cosine(node.vector, v.vector) - 1 AS score ORDER BY score DESC, p.id LIMIT $limit
   RETURN collect({paper: properties(p), score: score}) AS similar
 }
 RETURN v IS NOT NULL AS has_vector, similar

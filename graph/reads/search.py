@@ -21,8 +21,10 @@ KEYWORD_HITS = 1000
 FILTERED_KEYWORD_HITS = 10_000
 """As KEYWORD_HITS when a paper filter is set: the filter applies after the full-text index answered."""
 SEMANTIC_HITS = 100
-"""Papers asked of the vector index (more when paging goes deeper, at most MAX_SEMANTIC_HITS)."""
+"""Papers asked of the vector index (more when paging goes deeper, at most MAX_SEMANTIC_HITS). The semantic
+ranking is these nearest papers: every paper is near a query to some degree, so SEMANTIC `total` counts them."""
 MAX_SEMANTIC_HITS = 1000
+"""Papers asked of the vector index when a paper filter is set (the filter applies to the nearest found)."""
 RRF_K = 60
 """Reciprocal rank fusion's constant: a hit scores sum(1 / (RRF_K + rank)) over the rankings it is in."""
 
@@ -111,7 +113,7 @@ async def search_page(
         "any": any_word,
         "cap": FILTERED_KEYWORD_HITS if filters.active else KEYWORD_HITS,
         "vector": await query_vector(text) if semantic else None,
-        "k": min(max(SEMANTIC_HITS, skip + limit), MAX_SEMANTIC_HITS),
+        "k": MAX_SEMANTIC_HITS if filters.active else min(max(SEMANTIC_HITS, skip + limit), MAX_SEMANTIC_HITS),
         "rrf_k": RRF_K,
         "year_from": filters.year_from,
         "year_to": filters.year_to,
