@@ -264,7 +264,9 @@ def test_bad_lines_are_reported_and_skipped(openalex_graph: Driver, raw: dict, t
 
 
 def test_unknown_file_is_refused_before_writing(openalex_graph: Driver, tmp_path: Path) -> None:
-    (tmp_path / "notes.dat").write_text("this is not JSON\n")
+    """A readable JSON file of no known source refuses the load (a wrong command, not bad data); an
+    unreadable one is only reported (tests/integration/test_bad_input.py)."""
+    (tmp_path / "notes.dat").write_text(json.dumps({"DOI": "10.1/x", "title": ["A"], "author": []}))
     work = tmp_path / "W1.json"
     work.write_text(json.dumps({"id": "https://openalex.org/W424242", "authorships": [], "referenced_works": []}))
     version = _one(openalex_graph, "MATCH (m:Meta {key: 'graph'}) RETURN m.data_version")
