@@ -8,9 +8,9 @@ reported in /tmp/weft-chaos-report.json with the other numbers, not asserted: on
 tens of seconds, and the first request to a freshly started server is as slow.
 
 It runs its own throwaway Neo4j (as tests/integration/test_local_server.py does), never the session's.
-A benchmark, not part of `make test`: it takes minutes, and it does NOT pass yet on the 2-core
-development machine shared by several agents (load average 17-33): after the restart no client got a
-correct answer within 300 s (issue 11, item 11 is not done; the numbers are in the issue's notes). Run it
+A benchmark, not part of `make test`: it takes minutes. It passes at load average ~6 on the 2-core
+development machine (bench/RESULTS.md); an earlier run at load 17-33 got no correct answer within 300 s of
+the restart. Run it
 with pytest, which gives it the session's settings through bench/conftest.py:
 
     .venv/bin/python -m pytest -p no:cacheprovider bench/chaos_restart.py

@@ -333,6 +333,40 @@ def start(settings: Settings, echo: Callable[[str], object] = print) -> str:
     )
 
 
+_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+
+
+def size_in_bytes(text: str) -> int:
+    """A Neo4j memory setting ("512m", "2g", "1024k", "800000") in bytes.
+
+    >>> size_in_bytes("512m")
+    536870912
+    """
+    value = text.strip().lower().removesuffix("b")
+    unit = value[-1:] if value[-1:] in _UNITS else ""
+    return int(float(value.removesuffix(unit)) * _UNITS[unit])
+
+
+def store_bytes(settings: Settings) -> int:
+    """Bytes of the local instance's database store (its files under data/databases/<database>)."""
+    store = Instance(settings).home / "data" / "databases" / settings.neo4j_database
+    return sum(f.stat().st_size for f in store.rglob("*") if f.is_file()) if store.is_dir() else 0
+
+
+def page_cache_warning(settings: Settings, store: int | None = None) -> str | None:
+    """A warning when the page cache holds less than half the store: reads then go to the disk."""
+    store = store_bytes(settings) if store is None else store
+    cache = size_in_bytes(settings.neo4j_pagecache)
+    if store == 0 or cache * 2 >= store:
+        return None
+    wanted = -(-store * 5 // 4 // 2**30)  # the store and a quarter more, in whole GiB
+    return (
+        f"warning: the page cache ({settings.neo4j_pagecache}) holds {100 * cache // store}% of the store "
+        f"({store / 2**30:.1f} GiB): most reads will go to the disk; set WEFT_NEO4J_PAGECACHE={wanted}g and "
+        "restart (weft neo4j stop, weft neo4j start)"
+    )
+
+
 def _browser_note(settings: Settings) -> str:
     """'; Neo4j Browser at URL' for the status line, or nothing when HTTP is off."""
     url = browser_url(settings)

@@ -19,6 +19,7 @@ from weft.graph.driver import translated_errors
 from weft.graph.identity.names import names_compatible
 from weft.graph.settings import Settings
 from weft.graph.sources import SOURCE_PRIORITY
+from weft.graph.versions import bump_data_version
 from weft.loaders.claims import plan_claims
 from weft.queries import derive, load_claims
 
@@ -70,7 +71,7 @@ def recompute(
             _report(progress, "affiliations", done, len(researcher_ids))
         _coauthors(session, _with_authors(session, paper_ids, researchers), limits.max_authors, progress)
         _same_names(session, researcher_ids, limits.same_name_bucket, progress)
-        return session.execute_write(_bump)
+    return bump_data_version(driver, database)
 
 
 _CITES = (derive.CLEAR_CITES_OUT, derive.BUILD_CITES_OUT, derive.BUILD_CITES_IN)
@@ -211,7 +212,3 @@ def _claim_tx(tx: ManagedTransaction, papers: list[str]) -> list[dict[str, Any]]
 def _run_all(tx: ManagedTransaction, statements: Iterable[LiteralString], ids: list[str]) -> None:
     for statement in statements:
         tx.run(statement, ids=ids).consume()
-
-
-def _bump(tx: ManagedTransaction) -> int:
-    return int(tx.run(derive.BUMP_DATA_VERSION).single(strict=True)["data_version"])

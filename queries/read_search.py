@@ -2,11 +2,14 @@
 
 from typing import LiteralString
 
-# One page of hits, best first, fusing two rankings by reciprocal rank fusion (RRF): each hit scores
+# One page of hits, best first, fusing rankings by reciprocal rank fusion (RRF): each hit scores
 # sum(1 / ($rrf_k + rank)) over the rankings it is in (rank from 1).
 #  * keyword: the full-text indexes in $indexes (empty: no keyword ranking) queried with $any (any word;
 #    the best $cap per index) and $all (every word); hits with every word first, then by Lucene score;
 #    junk (non-person) researcher records left out.
+#  * every word (only when there is a semantic ranking): the keyword hits that have every word, in keyword
+#    order. A hit with all the query's words is the strongest lexical evidence there is; counted once, it
+#    loses to papers that both other rankings place mid-list (a title search would miss its own paper).
 #  * semantic: the $k papers whose vectors are nearest to $vector (null: no semantic ranking), by cosine
 #    recomputed from the stored vectors (the index's own scores are approximate: it quantises the vectors).
 # Papers in either ranking must pass the filter ($year_from, $year_to, $categories; null: no filter).
@@ -38,8 +41,11 @@ CALL () {
   WITH p, max(2 * vector.similarity.cosine(node.vector, vector) - 1) AS cosine ORDER BY cosine DESC, p.id
   RETURN collect({node: p, cosine: cosine}) AS semantic
 }
+WITH keyword, semantic,
+     CASE WHEN $vector IS NULL THEN [] ELSE [x IN keyword WHERE x.all_terms] END AS every_word
 UNWIND [i IN range(0, size(keyword) - 1) | {kind: keyword[i].kind, node: keyword[i].node, rank: i + 1,
           keyword_score: keyword[i].score, all_terms: keyword[i].all_terms}]
+     + [i IN range(0, size(every_word) - 1) | {kind: every_word[i].kind, node: every_word[i].node, rank: i + 1}]
      + [i IN range(0, size(semantic) - 1) | {kind: 'paper_text', node: semantic[i].node, rank: i + 1,
           semantic_score: semantic[i].cosine}] AS hit
 WITH hit.kind AS kind, hit.node AS node, sum(1.0 / ($rrf_k + hit.rank)) AS score,

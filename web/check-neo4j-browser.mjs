@@ -3,7 +3,7 @@
 // when NEO4J_PASSWORD is set, types QUERY into the editor, runs it, waits for the result table, saves a
 // screenshot and prints one JSON object with what it saw.
 // Usage: node check-neo4j-browser.mjs BROWSER_URL BOLT_URL QUERY SCREENSHOT  (env NEO4J_USER, NEO4J_PASSWORD)
-import { chromium } from "playwright-core";
+import { launchChromium, watchPage } from "./chromium.mjs";
 
 const [browserUrl, boltUrl, query, screenshot] = process.argv.slice(2);
 if (!browserUrl || !boltUrl || !query || !screenshot) {
@@ -13,16 +13,11 @@ if (!browserUrl || !boltUrl || !query || !screenshot) {
 const password = process.env.NEO4J_PASSWORD || "";
 const user = process.env.NEO4J_USER || "neo4j";
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
-const report = { pageErrors: [], failedRequests: [], title: null, connected: null, frame: null };
+const browser = await launchChromium();
+const report = { title: null, connected: null, frame: null };
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  page.on("pageerror", (error) => report.pageErrors.push(String(error)));
-  page.on("requestfailed", (request) => report.failedRequests.push(request.url()));
+  watchPage(page, report);
 
   const url = new URL(browserUrl);
   url.searchParams.set("dbms", boltUrl);

@@ -2,7 +2,7 @@
 // waits for the drawing, applies a minimum weight with the controls, clicks a researcher, waits for the re-centred drawing, saves a screenshot
 // (SCREENSHOT, and SCREENSHOT with -recentred before .png after the click)
 // and prints one JSON object with what it saw. Usage: node check-network-page.mjs URL SCREENSHOT
-import { chromium } from "playwright-core";
+import { launchChromium, watchPage } from "./chromium.mjs";
 
 const [url, screenshot] = process.argv.slice(2);
 if (!url || !screenshot) {
@@ -10,19 +10,11 @@ if (!url || !screenshot) {
   process.exit(2);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
-const report = { consoleErrors: [], requests: [] };
+const browser = await launchChromium();
+const report = {};
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  page.on("console", (message) => {
-    if (message.type() === "error") report.consoleErrors.push(message.text());
-  });
-  page.on("pageerror", (error) => report.consoleErrors.push(String(error)));
-  page.on("request", (request) => report.requests.push(request.url()));
+  watchPage(page, report);
 
   const ready = (centre) =>
     page.waitForFunction(

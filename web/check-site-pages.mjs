@@ -3,7 +3,7 @@
 // the page shows (data-metric), types AUTOCOMPLETE (env) into a search page's box and reads the
 // completions, and runs axe-core (npm, injected from node_modules, no CDN) on it.
 // Usage: node check-site-pages.mjs BASE OUTDIR NAME=PATH...   Prints one JSON object: {NAME: report}.
-import { chromium } from "playwright-core";
+import { launchChromium, watchPage } from "./chromium.mjs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,28 +15,15 @@ if (!base || !outdir || pages.length === 0) {
   process.exit(2);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launchChromium();
 const reports = {};
 try {
   for (const spec of pages) {
     const at = spec.indexOf("=");
     const [name, path] = [spec.slice(0, at), spec.slice(at + 1)];
-    const report = { consoleErrors: [], failedRequests: [], requests: [] };
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    page.on("console", (message) => {
-      if (message.type() === "error") report.consoleErrors.push(`${message.text()} (${message.location().url || "?"})`);
-    });
-    page.on("pageerror", (error) => report.consoleErrors.push(String(error)));
-    page.on("request", (request) => report.requests.push(request.url()));
-    page.on("requestfailed", (request) => report.failedRequests.push(request.url()));
-    page.on("response", (response) => {
-      if (response.status() >= 400) report.failedRequests.push(`${response.status()} ${response.url()}`);
-    });
+    const report = watchPage(page, {});
     const response = await page.goto(base + path, { waitUntil: "networkidle", timeout: 120000 });
     report.status = response.status();
     report.path = new URL(page.url()).pathname;

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import math
 import os
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from graphql import (
+    BREAK,
+    FragmentDefinitionNode,
     GraphQLBoolean,
     GraphQLFloat,
     GraphQLID,
@@ -34,7 +37,11 @@ from graphql import (
     GraphQLOutputType,
     GraphQLResolveInfo,
     GraphQLString,
+    Node,
+    OperationDefinitionNode,
+    Visitor,
     is_leaf_type,
+    visit,
 )
 from graphql.execution.collect_fields import FieldDetailsList
 from graphql.pyutils import Path
@@ -165,6 +172,60 @@ def _list_of(complete: Callable[[Any], Any], non_null_items: bool) -> Callable[[
     return complete_list
 
 
+class _SharedPlans:
+    """Plans kept across requests, for operations whose selections no variable can change.
+
+    Strawberry caches parsed documents, so a repeated query string brings the very same AST nodes: a plan
+    is keyed by the identity of the field nodes it was built from (held, so an id is never reused) and
+    found again by the next request. Only operations without directives share plans: `@skip`/`@include`
+    (and `@defer`) depend on variables. Bounded, least recently used out first.
+    """
+
+    def __init__(self, size: int = 2048) -> None:
+        self._size = size
+        self._plans: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], _Plan | None]] = OrderedDict()
+        self._directive_free: OrderedDict[int, tuple[OperationDefinitionNode, bool]] = OrderedDict()
+
+    def shareable(self, operation: OperationDefinitionNode, fragments: list[FragmentDefinitionNode]) -> bool:
+        found = self._directive_free.get(id(operation))
+        if found is None or found[0] is not operation:
+            free = not any(_has_directive(node) for node in (operation, *fragments))
+            found = (operation, free)
+            self._directive_free[id(operation)] = found
+            if len(self._directive_free) > self._size:
+                self._directive_free.popitem(last=False)
+        return found[1]
+
+    def get(self, key: tuple[Any, ...], nodes: tuple[Any, ...]) -> tuple[bool, _Plan | None]:
+        found = self._plans.get(key)
+        if found is None or any(a is not b for a, b in zip(found[0], nodes, strict=True)):
+            return False, None
+        self._plans.move_to_end(key)
+        return True, found[1]
+
+    def put(self, key: tuple[Any, ...], nodes: tuple[Any, ...], plan: _Plan | None) -> None:
+        self._plans[key] = (nodes, plan)
+        if len(self._plans) > self._size:
+            self._plans.popitem(last=False)
+
+
+def _has_directive(root: Node) -> bool:
+    """True when any node under `root` carries a directive."""
+    found = False
+
+    class Finder(Visitor):
+        def enter_directive(self, *_: Any) -> Any:
+            nonlocal found
+            found = True
+            return BREAK
+
+    visit(root, Finder())
+    return found
+
+
+_SHARED = _SharedPlans()
+
+
 class FlatListExecutor(StrawberryGraphQLCoreExecutionContext):
     """graphql-core's executor (as Strawberry configures it) completing plain-data lists in one pass."""
 
@@ -173,6 +234,7 @@ class FlatListExecutor(StrawberryGraphQLCoreExecutionContext):
         self._plans: dict[tuple[str, int], _Plan | None] = {}
         manager = self.middleware_manager
         self._has_middleware = bool(manager and manager.middlewares)  # a middleware must see every field
+        self._shareable = _SHARED.shareable(self.operation, [f.definition for f in self.fragments.values()])
 
     def complete_list_value(
         self,
@@ -209,8 +271,19 @@ class FlatListExecutor(StrawberryGraphQLCoreExecutionContext):
     def _plan(self, object_type: GraphQLObjectType, details: FieldDetailsList) -> _Plan | None:
         key = (object_type.name, id(details))
         if key not in self._plans:
-            self._plans[key] = self._build_plan(object_type, details)
+            self._plans[key] = self._shared_plan(object_type, details)
         return self._plans[key]
+
+    def _shared_plan(self, object_type: GraphQLObjectType, details: FieldDetailsList) -> _Plan | None:
+        if not self._shareable:
+            return self._build_plan(object_type, details)
+        nodes = tuple(d.node for d in details)
+        key = (object_type.name, *map(id, nodes))
+        found, plan = _SHARED.get(key, nodes)
+        if not found:
+            plan = self._build_plan(object_type, details)
+            _SHARED.put(key, nodes, plan)
+        return plan
 
     def _build_plan(self, object_type: GraphQLObjectType, details: FieldDetailsList) -> _Plan | None:
         grouped, new_defer_usages, forbidden = self.collect_subfields(object_type, details)

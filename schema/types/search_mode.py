@@ -20,6 +20,7 @@ class SearchMode(Enum):
     )
     HYBRID = strawberry.enum_value(
         "HYBRID",
-        description="Both rankings fused by reciprocal rank fusion: a hit scores the sum of 1/(60 + rank) over "
-        "the rankings it appears in, so what both find rises to the top.",
+        description="Words and meaning fused by reciprocal rank fusion: a hit scores the sum of 1/(60 + rank) over "
+        "the rankings it appears in (KEYWORD's, its hits with every word, and SEMANTIC's), so what both find "
+        "rises to the top.",
     )

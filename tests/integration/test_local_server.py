@@ -57,6 +57,14 @@ def test_start_status_restart_and_stop_leave_nothing_behind(scratch_settings: Se
         assert "answers (local instance pid" in local_server.status(scratch_settings)
         assert local_server.start(scratch_settings).startswith("Neo4j already answers")
         assert local_server.read_pid(instance) == pid
+        store = local_server.store_bytes(scratch_settings)
+        assert store > 64 * 1024, "a new database's store files are there"
+        env = {"NEO4J_URI": scratch_settings.neo4j_uri, "NEO4J_PASSWORD": scratch_settings.neo4j_password}
+        ample = CliRunner().invoke(app, ["neo4j", "start"], env=env)
+        assert ample.exit_code == 0 and "already answers" in ample.output and "warning" not in ample.output
+        small = CliRunner().invoke(app, ["neo4j", "start"], env={**env, "WEFT_NEO4J_PAGECACHE": "8k"})
+        assert small.exit_code == 0 and "warning: the page cache (8k) holds" in small.output, small.output
+        assert "WEFT_NEO4J_PAGECACHE=1g" in small.output
 
         with GraphDatabase.driver(scratch_settings.neo4j_uri, auth=scratch_settings.auth) as driver:
             records, _, _ = driver.execute_query("RETURN 41 + 1 AS answer")

@@ -11,6 +11,7 @@ import pytest
 import strawberry
 
 from weft.schema.support import execution
+from weft.schema.support.limits import PreparedDocuments
 
 
 @strawberry.enum
@@ -118,3 +119,36 @@ def test_plain_rows_keep_selection_order_and_coerce() -> None:
     first = result.data["nodes"][0]["ties"][0]
     assert list(first) == ["when", "weight", "kind"]
     assert first == {"when": "2024-05-01", "weight": 3, "kind": "FIRST"}
+
+
+def test_plans_are_shared_across_requests_unless_a_variable_can_change_the_selection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built = 0
+    build = execution.FlatListExecutor._build_plan
+
+    def counting(self: Any, *args: Any) -> Any:
+        nonlocal built
+        built += 1
+        return build(self, *args)
+
+    monkeypatch.setattr(execution.FlatListExecutor, "_build_plan", counting)
+    monkeypatch.setattr(execution, "_SHARED", execution._SharedPlans())
+    prepared = PreparedDocuments()  # the app's parsed-document cache: a repeated text brings the same nodes
+    schema = strawberry.Schema(
+        query=Query, extensions=[prepared.extension], execution_context_class=execution.FlatListExecutor
+    )
+    plain = "query { nodes { id ...T } } fragment T on Node { ties { source weight } }"
+    first = asyncio.run(schema.execute(plain))
+    after_first = built
+    again = asyncio.run(schema.execute(plain))
+    assert after_first >= 2 and built == after_first, "the second request reuses the first one's plans"
+    assert first.data == again.data and again.errors is None
+
+    skipping = "query($s: Boolean!) { nodes { id ties { source @skip(if: $s) weight } } }"
+    answers = [asyncio.run(schema.execute(skipping, variable_values={"s": s})) for s in (True, False, True)]
+    assert [list(a.data["nodes"][0]["ties"][0]) for a in answers if a.data] == [
+        ["weight"],
+        ["source", "weight"],
+        ["weight"],
+    ]
