@@ -15,6 +15,8 @@ from weft.server.site.render import int_param, not_found, page, reader_of
 MOST_CITED = 10
 PER_PAGE = 20
 KINDS = {"papers": ["PAPER"], "researchers": ["RESEARCHER"], "institutions": ["INSTITUTION"]}
+MODES = {"both": "HYBRID", "words": "KEYWORD", "meaning": "SEMANTIC"}
+"""The search page's `mode`: the API's SearchMode under a reader's name (`both`, the default, is HYBRID)."""
 
 
 async def home(request: Request) -> Response:
@@ -26,15 +28,19 @@ async def home(request: Request) -> Response:
 
 
 async def search(request: Request) -> Response:
-    """GET /search?q=&type=&page=: full-text hits over papers, researchers and institutions, best first."""
+    """GET /search?q=&type=&mode=&page=: hits over papers, researchers and institutions, best first, by words,
+    meaning (papers only) or both fused (as the API's search modes)."""
     text = request.query_params.get("q", "").strip()
     kind = request.query_params.get("type", "")
+    mode = request.query_params.get("mode", "")
+    mode = mode if mode in MODES else "both"
     page_no = int_param(request, "page", most=500)
     hits, error = Page([], 0), None
     if text:
         try:
             kinds = KINDS.get(kind, ["PAPER", "RESEARCHER", "INSTITUTION"])
-            hits = await search_page(reader_of(request), text, kinds, (page_no - 1) * PER_PAGE, PER_PAGE)
+            skip = (page_no - 1) * PER_PAGE
+            hits = await search_page(reader_of(request), text, kinds, skip, PER_PAGE, MODES[mode])
         except InvalidInput as exc:
             error = str(exc)
     context = {
@@ -42,6 +48,7 @@ async def search(request: Request) -> Response:
         "canonical": "/search",
         "q": text,
         "kind": kind if kind in KINDS else "",
+        "mode": mode,
         "hits": hits,
         "error": error,
         "page_no": page_no,

@@ -296,3 +296,22 @@ def test_the_readme_example_answers(client: GraphQLClient) -> None:
     assert data["paper"]["vectorModel"] and len(data["paper"]["similar"]) == 3
     people = [p["score"] for p in data["researcher"]["similarResearchers"]]
     assert people and people == sorted(people, reverse=True)
+
+
+PAGE_HITS = """query($q: String!, $mode: SearchMode!) { search(query: $q, mode: $mode, first: 20, types: [PAPER]) {
+  totalCount edges { node { node { ... on Paper { canonicalUrl } } } } } }"""
+
+
+@pytest.mark.parametrize(("mode", "api_mode"), [("meaning", "SEMANTIC"), ("words", "KEYWORD"), ("both", "HYBRID")])
+def test_search_page_ranks_as_the_api_in_each_mode(client: GraphQLClient, mode: str, api_mode: str) -> None:
+    query = "malaria drug dormancy"
+    api = client.data(PAGE_HITS, {"q": query, "mode": api_mode})["search"]
+    response = client.http.get("/search", params={"q": query, "type": "papers", "mode": mode})
+    assert response.status_code == 200
+    hits = response.text.split('<ol class="hits" id="hits">', 1)[1].split("</ol>", 1)[0]
+    shown = re.findall(r'href="(/papers/[^"]+)"', hits)
+    assert shown == [e["node"]["node"]["canonicalUrl"] for e in api["edges"]]
+    assert f'<span data-metric="hitsTotal">{api["totalCount"]}</span>' in response.text
+    assert f"<strong>{mode}</strong>" in response.text  # the mode in use is marked, the others are links
+    for other in {"both", "words", "meaning"} - {mode}:
+        assert f">{other}</a>" in response.text
