@@ -36,6 +36,9 @@ from weft.graph.settings import Settings
 
 log = logging.getLogger("weft.server")
 
+FIRST_VERSION_WAIT_S = 2.0
+"""How long start-up waits for the data version (the cache stays off until it is known)."""
+
 _PER_REQUEST = {b"x-request-id", b"x-weft-cypher-queries", b"content-length", b"x-weft-cache"}
 
 
@@ -139,7 +142,11 @@ class ResponseCache:
             yield
             return
         reader = GraphReader(driver, self.settings.neo4j_database, self.settings.query_timeout_s, retry_s=0.0)
-        await self._read_version(reader)  # known before the first request
+        # Known before the first request when the database answers; a silent one must not hold up start-up
+        # (/health answers 503 meanwhile, and the watch below keeps asking).
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(FIRST_VERSION_WAIT_S):
+                await self._read_version(reader)
         task = asyncio.create_task(self._watch(reader))
         try:
             yield

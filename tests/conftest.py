@@ -2,6 +2,12 @@
 
 The server is NEO4J_URI's if something answers there; otherwise the project's own local
 Neo4j Community server is started on that port and stopped at the end of the session.
+
+Loading every shared OpenAlex file takes about a minute, and eight modules read it. A module whose first
+database test asks for a shared load (`openalex_graph`, `all_sources_graph`) gets the database the previous
+module left when that still holds exactly the same load, untouched: same counts of nodes, relationships
+and their properties, same data version (every Weft write bumps it). Anything else is emptied and loaded
+afresh, as before. Modules asking for the same load run one after another (`pytest_collection_modifyitems`).
 """
 
 from __future__ import annotations
@@ -45,32 +51,81 @@ def settings() -> Iterator[Settings]:
         local_server.stop(s)
 
 
+SHARED_LOADS = ("openalex_graph", "all_sources_graph")
+FINGERPRINT = """
+CALL () { MATCH (n) RETURN count(n) AS nodes, sum(size(keys(n))) AS node_properties }
+CALL () { MATCH ()-[r]->() RETURN count(r) AS relationships, sum(size(keys(r))) AS relationship_properties }
+OPTIONAL MATCH (m:Meta {key: 'graph'})
+RETURN nodes, node_properties, relationships, relationship_properties, m.data_version AS data_version
+"""
+_held: dict[str, object] = {}
+"""The shared load the database holds ("load") and its fingerprint right after loading ("fingerprint")."""
+
+
+def _fingerprint(driver: Driver, settings: Settings) -> tuple[object, ...]:
+    records, _, _ = driver.execute_query(FINGERPRINT, database_=settings.neo4j_database)
+    return tuple(records[0].values())
+
+
+def _holds(driver: Driver, settings: Settings, load: str) -> bool:
+    """True when the database holds `load` exactly as it was loaded."""
+    return _held.get("load") == load and _held.get("fingerprint") == _fingerprint(driver, settings)
+
+
+def _module_load(items: list[pytest.Item], module: object) -> str | None:
+    """The shared load the module's first database test asks for (None: it starts from an empty database)."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if getattr(item, "module", None) is module and "driver" in names:
+            return next((load for load in SHARED_LOADS if load in names), None)
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules that start from the same shared load run one after another, those marked `writes_shared_load`
+    (they change it, so the next module loads afresh) last; otherwise in collected order."""
+    group: dict[object, tuple[int, bool]] = {}
+    for item in items:
+        module = getattr(item, "module", None)
+        if module not in group:
+            load = _module_load(items, module)
+            writes = item.get_closest_marker("writes_shared_load") is not None
+            group[module] = (SHARED_LOADS.index(load) if load else len(SHARED_LOADS), writes)
+    items.sort(key=lambda item: group[getattr(item, "module", None)])  # stable: order kept within a group
+
+
 @pytest.fixture(scope="module")
-def driver(settings: Settings) -> Iterator[Driver]:
-    """A sync driver on an emptied database (once per test module)."""
+def driver(settings: Settings, request: pytest.FixtureRequest) -> Iterator[Driver]:
+    """A sync driver on an emptied database (once per test module), or on the shared load the module's
+    first database test asks for when the database still holds it untouched."""
     with open_driver(settings) as d:
-        reset(d, settings.neo4j_database)
+        load = _module_load(request.session.items, request.module)
+        if load is None or not _holds(d, settings, load):
+            reset(d, settings.neo4j_database)
+            _held.clear()
         yield d
+
+
+def _shared_load(driver: Driver, settings: Settings, load: str, paths: list[Path], source: str) -> Driver:
+    from weft.loaders.run import load_paths
+
+    if not _holds(driver, settings, load):
+        empty = _fingerprint(driver, settings)[0] == 0  # else: on what the module's earlier tests wrote
+        load_paths(driver, paths, source=source, database=settings.neo4j_database)
+        _held.clear()
+        if empty:
+            _held.update(load=load, fingerprint=_fingerprint(driver, settings))
+    return driver
 
 
 @pytest.fixture(scope="module")
 def openalex_graph(driver: Driver, settings: Settings) -> Driver:
-    """An emptied database with every shared OpenAlex file loaded (works, authors, institutions)."""
-    from weft.loaders.run import load_paths
-
-    load_paths(driver, [shared_path("openalex")], source="openalex", database=settings.neo4j_database)
-    return driver
+    """A database holding every shared OpenAlex file (works, authors, institutions) and nothing else."""
+    return _shared_load(driver, settings, "openalex_graph", [shared_path("openalex")], "openalex")
 
 
 @pytest.fixture(scope="module")
 def all_sources_graph(driver: Driver, settings: Settings) -> Driver:
-    """An emptied database with the shared OpenAlex, Semantic Scholar and arXiv files loaded."""
-    from weft.loaders.run import load_paths
-
-    load_paths(
-        driver,
-        [shared_path("openalex"), shared_path("semanticscholar"), shared_path("arxiv")],
-        source="auto",
-        database=settings.neo4j_database,
-    )
-    return driver
+    """A database holding the shared OpenAlex, Semantic Scholar and arXiv files and nothing else."""
+    paths = [shared_path("openalex"), shared_path("semanticscholar"), shared_path("arxiv")]
+    return _shared_load(driver, settings, "all_sources_graph", paths, "auto")

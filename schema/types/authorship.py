@@ -7,6 +7,7 @@ from typing import Any
 import strawberry
 
 from weft.schema.context import Info
+from weft.schema.support.eager import eager
 from weft.schema.types.refs import InstitutionRef, ResearcherRef
 
 
@@ -36,6 +37,7 @@ class Authorship:
         )
 
     @strawberry.field(description="Institutions this author stated on this paper.")
+    @eager
     async def affiliations(self, info: Info) -> list[InstitutionRef]:
         from weft.schema.types.institution import Institution
 

@@ -26,6 +26,8 @@ from weft.graph.settings import Settings
 from weft.server.app import create_app
 from weft.server.cli import app as cli_app
 
+pytestmark = pytest.mark.writes_shared_load  # analytics, loads: the next module loads afresh
+
 BUTCHER = "A5032473237"  # Peter Butcher: 28 works in the set
 KUNCHEVA = "A5039168231"  # Ludmila I. Kuncheva
 JEMAL = "A5009198168"  # Ahmedin Jemal (cancer statistics; no tie to the visualisation group)

@@ -1,10 +1,10 @@
 """The bulk path (`weft build`: DuckDB -> Parquet, then `weft import`: neo4j-admin) gives the same
 graph as the online loader.
 
-The online side is the session's server with the shared OpenAlex files loaded (`openalex_graph`).
-The import replaces a whole database and stops its server, so the import side is a second local
-instance on WEFT_IMPORT_TEST_PORT (default: the session port + 10), started here and stopped at the
-end of the module.
+The online side is the session's server with every shared file loaded (`all_sources_graph`: OpenAlex,
+Semantic Scholar and arXiv, auto-detected). The import replaces a whole database and stops its server,
+so the import side is a second local instance on WEFT_IMPORT_TEST_PORT (default: the session port + 10),
+started here and stopped at the end of the module. One build of the same files is imported there.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from weft.graph.driver import open_driver
 from weft.graph.errors import InvalidInput
 from weft.graph.migrate import counts
 from weft.graph.settings import Settings
-from weft.loaders.bulk.build import build_paths
+from weft.loaders.bulk.build import BuildSummary, build_paths
 from weft.loaders.reader import Item, data_files, read_records
 from weft.server.cli import app
 
@@ -54,14 +54,23 @@ def import_settings(settings: Settings) -> Iterator[Settings]:
     local_server.stop(other)
 
 
+def _shared_paths() -> list[Path]:
+    return [shared_path("openalex"), shared_path("semanticscholar"), shared_path("arxiv")]
+
+
 @pytest.fixture(scope="module")
-def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built(tmp_path_factory: pytest.TempPathFactory) -> BuildSummary:
     out = tmp_path_factory.mktemp("bulk") / "parquet"
-    summary = build_paths([shared_path("openalex")], out, source="openalex", echo=lambda m: None)
+    summary = build_paths(_shared_paths(), out, source="auto", echo=lambda m: None)
     assert summary.rejected == 0
-    assert summary.counts["Paper"] == len(_raw_works())
     assert not (out / ".work").exists()  # the staged rows and DuckDB file are gone
-    return out
+    return summary
+
+
+@pytest.fixture(scope="module")
+def build_dir(built: BuildSummary) -> Path:
+    assert built.out is not None
+    return built.out
 
 
 @pytest.fixture(scope="module")
@@ -98,43 +107,42 @@ def _raw_pair_weights(works: dict[str, dict]) -> dict[tuple[str, str], int]:
 
 
 def test_import_gives_the_online_counts(
-    openalex_graph: Driver,
+    all_sources_graph: Driver,
     settings: Settings,
     import_driver: Driver,
     import_settings: Settings,
     imported: ImportSummary,
+    built: BuildSummary,
 ) -> None:
-    online = counts(openalex_graph, settings.neo4j_database)
+    online = counts(all_sources_graph, settings.neo4j_database)
     bulk = counts(import_driver, import_settings.neo4j_database)
     assert bulk == online
     assert imported.counts == online
-    works = _raw_works()
-    assert bulk["Paper"] == len(works)
-    assert bulk["AUTHORED"] == sum(len({a["author"]["id"] for a in w["authorships"]}) for w in works.values())
+    assert built.counts and all(online.get(name, 0) == n for name, n in built.counts.items())  # as `weft build` said
+    assert {"Paper", "Researcher", "Institution", "Category", "SAME_NAME_AS"} <= set(bulk)
     assert bulk["Meta"] == 1
 
 
-def test_import_gives_the_online_coauthorship_weights(openalex_graph: Driver, import_driver: Driver) -> None:
-    online = {(r["a"], r["b"], r["w"]) for r in openalex_graph.execute_query(COAUTHORS)[0]}
+def test_import_gives_the_online_coauthorship_weights(all_sources_graph: Driver, import_driver: Driver) -> None:
+    online = {(r["a"], r["b"], r["w"]) for r in all_sources_graph.execute_query(COAUTHORS)[0]}
     bulk = {(r["a"], r["b"], r["w"]) for r in import_driver.execute_query(COAUTHORS)[0]}
     assert bulk == online
     raw = _raw_pair_weights(_raw_works())
-    assert len(bulk) == len(raw)
-    assert sorted(w for _, _, w in bulk) == sorted(raw.values())
-    # Butcher and Ritsos: the heaviest pair of the visualisation group, counted from the raw works.
+    assert len(bulk) >= len(raw)  # every OpenAlex pair, and pairs only other sources know
+    # Butcher and Ritsos: the heaviest pair of the visualisation group, at least its raw OpenAlex count.
     pair = ("A5032473237", "A5065371627")
-    for driver in (openalex_graph, import_driver):
-        assert driver.execute_query(PAIR_WEIGHT, a=pair[0], b=pair[1])[0][0]["w"] == raw[pair]
+    for driver in (all_sources_graph, import_driver):
+        assert driver.execute_query(PAIR_WEIGHT, a=pair[0], b=pair[1])[0][0]["w"] >= raw[pair]
 
 
-def test_import_gives_the_online_derived_and_node_properties(openalex_graph: Driver, import_driver: Driver) -> None:
+def test_import_gives_the_online_derived_and_node_properties(all_sources_graph: Driver, import_driver: Driver) -> None:
     affiliations = (
         "MATCH (a:Researcher)-[r:AFFILIATED_WITH]->(i:Institution) "
         "RETURN a.id AS a, i.id AS i, r.papers AS p, r.first_year AS f, r.last_year AS l"
     )
     cites = "MATCH (p:Paper)-[:CITES]->(q:Paper) RETURN p.id AS p, q.id AS q"
     for query in (affiliations, cites):
-        online = {tuple(r.values()) for r in openalex_graph.execute_query(query)[0]}
+        online = {tuple(r.values()) for r in all_sources_graph.execute_query(query)[0]}
         bulk = {tuple(r.values()) for r in import_driver.execute_query(query)[0]}
         assert bulk == online
     # Every property but load times; the online loader keeps empty lists, the build leaves them out.
@@ -146,50 +154,7 @@ def test_import_gives_the_online_derived_and_node_properties(openalex_graph: Dri
             for r in driver.execute_query(nodes)[0]
         }
 
-    assert comparable(import_driver) == comparable(openalex_graph)
-
-
-def test_import_into_a_remote_server_is_refused(build_dir: Path) -> None:
-    remote = Settings(neo4j_uri="bolt://db.example.org:7687")
-    with pytest.raises(InvalidInput, match="not local"):
-        import_built(remote, build_dir, echo=lambda m: None)
-
-
-def test_cli_asks_before_replacing_the_database(
-    build_dir: Path, monkeypatch: pytest.MonkeyPatch, import_settings: Settings, import_driver: Driver
-) -> None:
-    monkeypatch.setenv("NEO4J_URI", import_settings.neo4j_uri)
-    before = counts(import_driver, import_settings.neo4j_database)
-    result = CliRunner().invoke(app, ["import", str(build_dir)], input="n\n")
-    assert result.exit_code == 1
-    assert "DELETES everything" in result.output
-    assert counts(import_driver, import_settings.neo4j_database) == before
-
-
-def test_failed_import_reports_why_and_leaves_an_empty_running_database(
-    tmp_path: Path, import_settings: Settings, import_driver: Driver
-) -> None:
-    import duckdb
-
-    duckdb.sql(f"""COPY (SELECT 'p1' AS "id:ID(Paper)") TO '{tmp_path}/nodes.parquet' (FORMAT parquet)""")
-    duckdb.sql(
-        f"""COPY (SELECT 'p1' AS ":START_ID(Paper)", 'p-nowhere' AS ":END_ID(Paper)")
-            TO '{tmp_path}/cites.parquet' (FORMAT parquet)"""
-    )
-    (tmp_path / "manifest.json").write_text(
-        json.dumps(
-            {
-                "input_type": "parquet",
-                "nodes": [{"labels": "Paper", "files": ["nodes.parquet"]}],
-                "relationships": [{"type": "CITES", "files": ["cites.parquet"]}],
-            }
-        )
-    )
-    with pytest.raises(InvalidInput, match="neo4j-admin import failed") as failure:
-        import_built(import_settings, tmp_path, echo=lambda m: None)
-    assert "p-nowhere" in str(failure.value)
-    with open_driver(import_settings) as d:
-        assert counts(d, import_settings.neo4j_database) == {}
+    assert comparable(import_driver) == comparable(all_sources_graph)
 
 
 def _snapshot(driver: Driver, database: str) -> dict[str, object]:
@@ -213,24 +178,55 @@ def _snapshot(driver: Driver, database: str) -> dict[str, object]:
     return found
 
 
-def test_all_three_sources_give_the_same_graph_both_ways(
-    import_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+def test_claims_same_names_and_every_derived_edge_agree(
+    all_sources_graph: Driver, settings: Settings, import_driver: Driver, import_settings: Settings
 ) -> None:
-    """OpenAlex + Semantic Scholar + arXiv (auto-detected): bulk import, then the online load on the
-    same instance, give equal counts and derived edges (claims and same-name candidates included)."""
-    from weft.graph.migrate import reset
-    from weft.loaders.run import load_paths
-
-    paths = [shared_path("openalex"), shared_path("semanticscholar"), shared_path("arxiv")]
-    out = tmp_path_factory.mktemp("bulk_all") / "parquet"
-    built = build_paths(paths, out, source="auto", echo=lambda m: None)
-    assert built.rejected == 0
-    import_built(import_settings, out, echo=lambda m: None)
-    database = import_settings.neo4j_database
-    with open_driver(import_settings) as d:
-        bulk = _snapshot(d, database)
-        reset(d, database)
-        load_paths(d, paths, source="auto", database=database)
-        online = _snapshot(d, database)
+    """Counts, derived edges (authorship ranks and claims, same-name candidates with their evidence) and node
+    properties, online and bulk."""
+    bulk = _snapshot(import_driver, import_settings.neo4j_database)
+    online = _snapshot(all_sources_graph, settings.neo4j_database)
     assert bulk == online
-    assert {"Paper", "Researcher", "Institution", "Category", "SAME_NAME_AS"} <= set(bulk["counts"])
+    assert bulk["same_name"] and bulk["coauthored"] and bulk["authored"]  # there was something to compare
+
+
+def test_import_into_a_remote_server_is_refused(build_dir: Path) -> None:
+    remote = Settings(neo4j_uri="bolt://db.example.org:7687")
+    with pytest.raises(InvalidInput, match="not local"):
+        import_built(remote, build_dir, echo=lambda m: None)
+
+
+def test_cli_asks_before_replacing_the_database(
+    build_dir: Path, monkeypatch: pytest.MonkeyPatch, import_settings: Settings, import_driver: Driver
+) -> None:
+    monkeypatch.setenv("NEO4J_URI", import_settings.neo4j_uri)
+    before = counts(import_driver, import_settings.neo4j_database)
+    result = CliRunner().invoke(app, ["import", str(build_dir)], input="n\n")
+    assert result.exit_code == 1
+    assert "DELETES everything" in result.output
+    assert counts(import_driver, import_settings.neo4j_database) == before
+
+
+def test_failed_import_reports_why_and_leaves_an_empty_running_database(  # last: it empties the import
+    tmp_path: Path, import_settings: Settings, import_driver: Driver
+) -> None:
+    import duckdb
+
+    duckdb.sql(f"""COPY (SELECT 'p1' AS "id:ID(Paper)") TO '{tmp_path}/nodes.parquet' (FORMAT parquet)""")
+    duckdb.sql(
+        f"""COPY (SELECT 'p1' AS ":START_ID(Paper)", 'p-nowhere' AS ":END_ID(Paper)")
+            TO '{tmp_path}/cites.parquet' (FORMAT parquet)"""
+    )
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "input_type": "parquet",
+                "nodes": [{"labels": "Paper", "files": ["nodes.parquet"]}],
+                "relationships": [{"type": "CITES", "files": ["cites.parquet"]}],
+            }
+        )
+    )
+    with pytest.raises(InvalidInput, match="neo4j-admin import failed") as failure:
+        import_built(import_settings, tmp_path, echo=lambda m: None)
+    assert "p-nowhere" in str(failure.value)
+    with open_driver(import_settings) as d:
+        assert counts(d, import_settings.neo4j_database) == {}

@@ -20,6 +20,8 @@ from weft.graph.network_scores import AUTO_GDS_MIN_TIES, choose_engine
 from weft.graph.settings import PROJECT_ROOT, Settings
 from weft.server.cli import app as cli_app
 
+pytestmark = pytest.mark.writes_shared_load  # analytics, loads: the next module loads afresh
+
 SCORES = ("page_rank", "community", "component", "degree_centrality", "betweenness")
 STORED = """
 MATCH (n:Researcher)

@@ -16,6 +16,8 @@ from weft.graph.identity.ids import normalize_openalex
 from weft.graph.migrate import counts
 from weft.loaders.run import load_paths
 
+pytestmark = pytest.mark.writes_shared_load  # analytics, loads: the next module loads afresh
+
 BUTCHER, RITSOS = "A5032473237", "A5065371627"
 
 
