@@ -18,6 +18,7 @@ with pytest, which gives it the session's settings through bench/conftest.py:
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import socket
@@ -32,6 +33,7 @@ import httpx
 from tests.api.conftest import LiveServer
 from weft.graph import local_server
 from weft.graph.settings import Settings
+from weft.server.warm_up import warm_up
 
 CLIENTS = 16
 QUERY = '{ researcher(id: "A5032473237") { name } }'
@@ -112,6 +114,7 @@ def test_sixteen_clients_while_neo4j_stops_and_starts(settings: Settings) -> Non
             time.sleep(5)
             restart = time.monotonic()
             local_server.start(scratch, echo=lambda _m: None)
+            assert asyncio.run(warm_up(scratch))[0] == 6  # as `weft neo4j start` does before it returns
             up = time.monotonic()
             _warm(server.url)
             time.sleep(RECOVERY_S + 3)

@@ -31,11 +31,28 @@ console = Console(stderr=True)
 
 
 @neo4j_app.command("start")
-def neo4j_start() -> None:
+def neo4j_start(
+    warm: Annotated[
+        bool,
+        typer.Option(help="Once started, run the API's queries once so the first clients find them planned."),
+    ] = True,
+) -> None:
     """Start the local server on NEO4J_URI's port and wait for Bolt (no-op if one answers)."""
+    import asyncio
+
+    from weft.server.warm_up import WARM_QUERIES, warm_up
+
     settings = load_settings()
     try:
-        typer.echo(local_server.start(settings, echo=lambda m: console.print(m)))
+        message = local_server.start(settings, echo=lambda m: console.print(m))
+        typer.echo(message)
+        if warm and message.startswith("Neo4j started"):
+            answered, seconds, errors = asyncio.run(warm_up(settings))
+            typer.echo(f"warmed {answered} of {len(WARM_QUERIES)} API queries in {seconds:.1f}s")
+            for error in sorted(set(errors)):
+                console.print(f"  not warmed: {error}")
+            if errors:
+                console.print("  (a database `weft migrate` has not set up yet lacks the indexes some shapes need)")
     except WeftError as exc:
         raise fail(exc) from exc
     warning = local_server.page_cache_warning(settings)
