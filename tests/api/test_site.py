@@ -29,6 +29,8 @@ from tests.conftest import shared_path
 from weft.graph.settings import Settings
 from weft.loaders.run import load_paths
 
+pytestmark = pytest.mark.writes_shared_load  # loads hostile and cross-source records: the next module loads afresh
+
 BUTCHER = "A5032473237"
 BANGOR = "I161548249"
 OA_PAPER = "W2741809807"  # The state of OA: DOI, no arXiv id
