@@ -54,8 +54,17 @@ CALL (r) {
   RETURN collect({title: p.title, citedByCount: p.cited_by_count}) AS top
 }
 CALL (r) {
-  MATCH (r)-[af:AFFILIATED_WITH]->(i:Institution)
-  WITH af, i, COUNT { (r)-[a:AUTHORED]->(:Paper) WHERE i.id IN coalesce(a.institution_ids, []) } AS n
+  CALL (r) {
+    MATCH (r)-[a:AUTHORED]->(p:Paper)
+    UNWIND coalesce(a.institution_ids, []) AS iid
+    WITH iid, count(DISTINCT p) AS n
+    MATCH (r)-[af:AFFILIATED_WITH]->(i:Institution {id: iid})
+    RETURN af, i, n
+    UNION
+    MATCH (r)-[af:AFFILIATED_WITH]->(i:Institution)
+    RETURN af, i, 0 AS n
+  }
+  WITH af, i, max(n) AS n
   ORDER BY coalesce(af.last_year, 0) DESC, n DESC, i.name
   RETURN collect({institution: {name: i.name, ror: i.ror}, firstYear: af.first_year, lastYear: af.last_year,
                   paperCount: n}) AS institutions

@@ -89,16 +89,34 @@ RETURN k.id AS id, k.scheme AS scheme, k.limit AS limit, found[0..k.limit] AS fi
 
 # Institutions of many researchers with years and how many of their papers state each, most recent
 # first (DataLoader): id, institution, first_year, last_year, paper_count.
-RESEARCHER_INSTITUTIONS: LiteralString = lean("""
+# A fragment: the institutions researcher `r` (bound by the caller) is affiliated with, as rows `af, i, n`,
+# with `n` the papers of r whose authorship states i: one pass over r's papers counting the ids they state,
+# joined to the affiliations by index, and every affiliation again with 0 (group by af, i and take the max).
+# Counting per institution instead (every paper of r for every institution) took 193 s for a researcher
+# of 17,459 papers and 2,456 institutions in the million-work graph; this takes under a second.
+_AFFILIATION_PAPER_COUNTS: LiteralString = """
+  CALL (r) {
+    MATCH (r)-[a:AUTHORED]->(p:Paper)
+    UNWIND coalesce(a.institution_ids, []) AS iid
+    WITH iid, count(DISTINCT p) AS n
+    MATCH (r)-[af:AFFILIATED_WITH]->(i:Institution {id: iid})
+    RETURN af, i, n
+    UNION
+    MATCH (r)-[af:AFFILIATED_WITH]->(i:Institution)
+    RETURN af, i, 0 AS n
+  }
+"""
+
+RESEARCHER_INSTITUTIONS: LiteralString = lean(
+    """
 UNWIND $ids AS rid
-MATCH (r:Researcher {id: rid})-[af:AFFILIATED_WITH]->(i:Institution)
-CALL (r, i) {
-  OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper) WHERE i.id IN coalesce(a.institution_ids, [])
-  RETURN count(DISTINCT p) AS paper_count
-}
+MATCH (r:Researcher {id: rid})"""
+    + _AFFILIATION_PAPER_COUNTS
+    + """WITH rid, af, i, max(n) AS paper_count
 RETURN rid AS id, i {.*} AS institution, af.first_year AS first_year, af.last_year AS last_year, paper_count
 ORDER BY id, coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
-""")
+"""
+)
 
 # Researchers sharing each researcher's name key, linked by SAME_NAME_AS (DataLoader): id, researcher, evidence.
 RESEARCHER_SAME_NAME: LiteralString = lean("""
@@ -177,13 +195,9 @@ OPTIONAL CALL (r) {
   RETURN top {.*} AS most_cited
 }
 OPTIONAL CALL (r) {
-  WITH r WHERE $want.institutions
-  MATCH (r)-[af:AFFILIATED_WITH]->(i:Institution)
-  CALL (r, i) {
-    OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper) WHERE i.id IN coalesce(a.institution_ids, [])
-    RETURN count(DISTINCT p) AS paper_count
-  }
-  WITH i, af, paper_count ORDER BY coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
+  WITH r WHERE $want.institutions"""
+    + _AFFILIATION_PAPER_COUNTS
+    + """  WITH i, af, max(n) AS paper_count ORDER BY coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
   RETURN collect({institution: i {.*}, first_year: af.first_year, last_year: af.last_year,
                   paper_count: paper_count}) AS institutions
 }
