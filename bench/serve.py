@@ -553,6 +553,8 @@ def run_check(contenders: Contenders, ids: Ids) -> list[dict[str, Any]]:
         queries = []
         for k in range(max(1, len(shape.ids))):
             try:
+                if shape.name.endswith("hit"):  # the first request fills Weft's network cache; count the second
+                    by_name["weft"].call(k)
                 _, weft = by_name["weft"].call(k)
                 queries.append(contenders.weft.cypher_queries or "?")
             except RequestFailed as exc:
@@ -872,7 +874,10 @@ def run_network20k(
         )
         print(f"  first request {k + 1}/{len(net)}, load {fmt_load(load_average())}", flush=True)
     first.loads["network first request (20k)"] = [load_average()[0]]
-    shapes = [Shape("network miss (20k)", net, [miss, raw, Contender("hit", hit.call)])]
+    # A hit is the second of two requests for the same id on the same connection (so the same worker): the
+    # misses' new spellings fill the cache too and push earlier entries out, so only the second is timed.
+    again = Contender("hit", lambda k: (hit.call(k), hit.call(k))[1])
+    shapes = [Shape("network miss (20k)", net, [miss, raw, again])]
     timing = run_latency(shapes, rounds, warmup=0, budget_s=budget_s)
     # One shape with three contenders keeps them interleaved; the hits are reported as their own row.
     hits = Timing(
@@ -884,7 +889,7 @@ def run_network20k(
     rows += latency_rows(
         [Shape("network miss (20k)", net, [miss, raw], "a new spelling of the id per request")], timing
     )
-    rows += latency_rows([Shape("network hit (20k)", net, [hit], "the id of the first request again")], hits)
+    rows += latency_rows([Shape("network hit (20k)", net, [hit], "the same id again, right after it")], hits)
     local = contenders.weft_call(gq.MOST_CITED, [])
     shared = Contender("weft", lambda k: shared_weft.data(gq.MOST_CITED, {}))
     raw_cited = contenders.raw_call("mostCited", [])

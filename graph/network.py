@@ -195,6 +195,7 @@ async def researcher_network(
                 "rank_by": params.rank_by,
             },
             f"reading the network of researcher {researcher_id!r}",
+            values_only=True,
         )
         return await asyncio.to_thread(network_from_row, row) if row else None
 

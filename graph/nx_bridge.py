@@ -8,6 +8,7 @@ the same subgraph then always gives the same communities.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import itemgetter
 from typing import Any
 
 import networkx as nx
@@ -23,17 +24,39 @@ def canonical_graph(
 ) -> nx.Graph[str]:
     """An undirected graph with nodes added sorted by id and edges sorted by (smaller, larger) id.
 
-    >>> g = canonical_graph([("b", {}), ("a", {"name": "A"})], [("b", "a", {"weight": 2})])
-    >>> list(g.nodes), list(g.edges(data="weight"))
-    (['a', 'b'], [('a', 'b', 2)])
+    The same graph as `add_nodes_from` + `add_edges_from` in that order (an endpoint that is not a node
+    becomes one, a repeated edge's attributes update the first's), with the fresh graph's adjacency
+    written directly: networkx's `add_edges_from` merges attributes and checks both ends per edge,
+    ~6 µs an edge, which was most of building a 10,000-tie network.
+
+    >>> g = canonical_graph([("b", {}), ("a", {"name": "A"})], [("b", "a", {"weight": 2}), ("c", "a", {})])
+    >>> list(g.nodes), list(g.edges(data="weight")), g.nodes["a"]
+    (['a', 'b', 'c'], [('a', 'b', 2), ('a', 'c', None)], {'name': 'A'})
     """
     graph: nx.Graph[str] = nx.Graph()
-    graph.add_nodes_from(sorted(((n, dict(attrs)) for n, attrs in nodes), key=lambda item: item[0]))
-    ordered = sorted(
-        ((min(a, b), max(a, b), dict(attrs)) for a, b, attrs in edges if a != b),
-        key=lambda item: (item[0], item[1]),
-    )
-    graph.add_edges_from(ordered)
+    graph.add_nodes_from(sorted(((n, dict(attrs)) for n, attrs in nodes), key=itemgetter(0)))
+    # Sorted as (smaller, larger, position): the position keeps equal pairs in input order, as a stable
+    # sort would, while tuples of strings and ints compare without a key function.
+    given: list[Mapping[str, Any]] = []
+    keyed: list[tuple[str, str, int]] = []
+    for a, b, attrs in edges:
+        if a != b:
+            keyed.append((a, b, len(given)) if a < b else (b, a, len(given)))
+            given.append(attrs)
+    keyed.sort()
+    adjacency: dict[str, dict[str, dict[str, Any]]] = graph._adj  # noqa: SLF001 - see the docstring
+    for a, b, position in keyed:
+        attrs = given[position]
+        if a not in adjacency or b not in adjacency:
+            graph.add_edge(a, b, **attrs)  # a new endpoint joins in the order add_edges_from would add it
+            continue
+        data = adjacency[a].get(b)
+        if data is None:
+            data = dict(attrs)
+            adjacency[a][b] = data
+            adjacency[b][a] = data
+        else:
+            data.update(attrs)
     return graph
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -205,6 +206,22 @@ async def health(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ok", "neo4j": "up"}, headers=headers)
 
 
+# Container objects allocated beyond those freed before the youngest generation is collected (CPython's
+# default is 700). See `tune_garbage_collection`.
+GC_YOUNG_THRESHOLD = 50_000
+
+
+def tune_garbage_collection() -> None:
+    """Fewer, cheaper cyclic collections while serving: the objects alive at start-up (schema, modules)
+    are frozen out of every collection, and the youngest generation is collected every 50,000 net
+    allocations instead of 700. A 10,000-tie network allocates ~100,000 containers, nearly all freed by
+    reference counting, yet triggered dozens of collections, some full ones (55-220 ms to build it, 66-94
+    ms tuned). Garbage without cycles is freed at once either way; only cycles wait longer."""
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
+
+
 def create_app(settings: Settings | None = None) -> Starlette:
     """Build the app; the driver is opened in the lifespan and closed on shutdown."""
     settings = settings or load_settings()
@@ -213,6 +230,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.driver = open_async_driver(settings)
+        tune_garbage_collection()
         try:
             async with graphql_app.version_watch(app.state.driver):
                 yield

@@ -43,41 +43,52 @@ class GraphReader:
         self.retry_s = retry_s
         self.queries_run = 0
 
-    async def rows(self, query: LiteralString, params: dict[str, Any], what: str) -> list[dict[str, Any]]:
-        """The result rows as dicts; driver failures raise graph.errors (Unavailable, InvalidInput)."""
+    async def rows(
+        self, query: LiteralString, params: dict[str, Any], what: str, *, values_only: bool = False
+    ) -> list[dict[str, Any]]:
+        """The result rows as dicts; driver failures raise graph.errors (Unavailable, InvalidInput).
+
+        `values_only`: the query returns no nodes, relationships or paths, anywhere (maps, lists and
+        scalars only), so its values are kept as the driver decoded them, not walked again: a network's
+        ten thousand ties cost a tenth of its request in that walk.
+        """
         self.queries_run += 1
         try:
             with translated_errors(what):
-                return await self._retrying(Query(query, timeout=self.timeout_s), params)
+                return await self._retrying(Query(query, timeout=self.timeout_s), params, values_only)
         except InvalidInput as exc:
             cause = exc.__cause__
             if isinstance(cause, ClientError) and (cause.code or "").startswith("Neo.ClientError.Statement."):
                 raise QueryBug(f"{what}: Neo4j rejected the statement ({cause.code})") from cause
             raise
 
-    async def one(self, query: LiteralString, params: dict[str, Any], what: str) -> dict[str, Any] | None:
+    async def one(
+        self, query: LiteralString, params: dict[str, Any], what: str, *, values_only: bool = False
+    ) -> dict[str, Any] | None:
         """The first row, or None when the query returned nothing."""
-        found = await self.rows(query, params, what)
+        found = await self.rows(query, params, what, values_only=values_only)
         return found[0] if found else None
 
-    async def _retrying(self, query: Query, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def _retrying(self, query: Query, params: dict[str, Any], values_only: bool) -> list[dict[str, Any]]:
         """`_run`, again after retryable failures (doubling pauses) until `retry_s` has passed."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.retry_s
         delay = FIRST_RETRY_DELAY_S
         while True:
             try:
-                return await self._run(query, params)
+                return await self._run(query, params, values_only)
             except (Neo4jError, DriverError) as exc:
                 if not exc.is_retryable() or loop.time() + delay > deadline:
                     raise
             await asyncio.sleep(delay)
             delay *= 2
 
-    async def _run(self, query: Query, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def _run(self, query: Query, params: dict[str, Any], values_only: bool) -> list[dict[str, Any]]:
         async with self.driver.session(database=self.database, default_access_mode=READ_ACCESS) as session:
             result = await session.run(query, params)
             keys = result.keys()
+            if values_only:
+                return [dict(zip(keys, record, strict=True)) async for record in result]
             return [_row(keys, record) async for record in result]
 
 
