@@ -76,19 +76,25 @@ RETURN k AS key, [root.id] + descendants AS ids
 # One roster, for the key map k ({ids, year_from, year_to}): researchers affiliated with any of ids, their
 # years overlapping year_from..year_to, most papers stating these institutions (in those years) first.
 # The body of a `CALL (k) { … }`: found [{researcher (node), paper_count, first_year, last_year}].
+# With one institution and no years, the count is the `papers` its AFFILIATED_WITH edge stores (the
+# derived count of the same papers): a researcher with 17,000 papers is not read paper by paper for each
+# of their 2,500 institutions' rosters. Several institutions (a paper may state two) or a window count.
 _ROSTER_OF_K: LiteralString = """
   MATCH (r:Researcher)-[af:AFFILIATED_WITH]->(i:Institution)
   WHERE i.id IN k.ids
-  WITH k, r, min(af.first_year) AS first_year, max(af.last_year) AS last_year
+  WITH k, r, min(af.first_year) AS first_year, max(af.last_year) AS last_year, sum(af.papers) AS stated,
+    count(af) AS links, count(af.papers) AS stored
   WHERE (k.year_from IS NULL OR last_year IS NULL OR last_year >= k.year_from)
     AND (k.year_to IS NULL OR first_year IS NULL OR first_year <= k.year_to)
-  CALL (k, r) {
+  OPTIONAL CALL (k, r, links, stored) {
+    WITH k, r WHERE links > 1 OR stored < links OR k.year_from IS NOT NULL OR k.year_to IS NOT NULL
     OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper)
     WHERE any(x IN coalesce(a.institution_ids, []) WHERE x IN k.ids)
       AND (k.year_from IS NULL OR p.year >= k.year_from) AND (k.year_to IS NULL OR p.year <= k.year_to)
-    RETURN count(DISTINCT p) AS paper_count
+    WITH r, count(DISTINCT p) AS counted  // grouped by r: no row (counted null) when not counted
+    RETURN counted
   }
-  WITH r, paper_count, first_year, last_year ORDER BY paper_count DESC, r.name, r.id
+  WITH r, coalesce(counted, stated) AS paper_count, first_year, last_year ORDER BY paper_count DESC, r.name, r.id
   RETURN collect({researcher: r, paper_count: paper_count, first_year: first_year, last_year: last_year}) AS found
 """
 

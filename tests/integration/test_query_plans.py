@@ -206,6 +206,31 @@ def test_institution_page_starts_from_the_institution(graph: Driver, settings: S
     assert max(op["rows"] for op in ops) <= N // 50 + 1
 
 
+def test_a_roster_of_one_institution_reads_the_stored_counts(graph: Driver, settings: Settings) -> None:
+    """One institution and no years: each researcher's count is AFFILIATED_WITH's stored `papers`, no
+    AUTHORED edge is read; a year window (or several institutions) counts the papers instead."""
+    graph.execute_query(
+        "MATCH (:Researcher {id: 'r1'})-[af:AFFILIATED_WITH]->(:Institution {id: 'i1'}) SET af.papers = $n",
+        n=N // 50,
+        database_=settings.neo4j_database,
+    )
+
+    def roster(year_from: int | None) -> tuple[list[Any], int]:
+        key = {"ids": ["i1"], "year_from": year_from, "year_to": None, "skip": 0, "end": 10}
+        with graph.session(database=settings.neo4j_database) as session:
+            result = session.run("PROFILE " + qi.ROSTER_PAGES, {"keys": [key]})
+            page = result.single(strict=True)["page"]
+            plan = result.consume().profile
+        authored = sum(op["rows"] for op in operators(plan) if "AUTHORED" in str(op.get("args", {}).get("Details")))
+        return [(row["researcher"]["id"], row["paper_count"]) for row in page], authored
+
+    assert roster(None) == ([("r1", N // 50)], 0)
+    counted, authored = roster(2000)
+    dated_since_2000 = sum(1 for k in range(0, N, 50) if k % 97 != 0 and 1990 + k % 30 >= 2000)
+    assert counted == [("r1", dated_since_2000)]
+    assert authored >= dated_since_2000
+
+
 # --- answers --------------------------------------------------------------------------------------
 
 
