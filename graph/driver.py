@@ -27,12 +27,14 @@ _LIVENESS_CHECK_S: Final = 2.0
 
 
 def open_driver(settings: Settings) -> Driver:
-    """A synchronous driver, for the CLI and loaders."""
+    """A synchronous driver, for the CLI and loaders: managed transactions that fail with a retryable
+    error (the database restarting, a leader switch) are retried for WEFT_WRITE_RETRY seconds."""
     return GraphDatabase.driver(
         settings.neo4j_uri,
         auth=settings.auth,
         notifications_min_severity=_NOTIFICATION_SEVERITY,
         connection_timeout=settings.connect_timeout_s,
+        max_transaction_retry_time=settings.write_retry_s,
     )
 
 

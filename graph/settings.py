@@ -46,6 +46,7 @@ class Settings:
     response_cache_mb: int = 64  # WEFT_RESPONSE_CACHE_MB: whole GraphQL answers kept per worker; 0 turns it off
     response_cache_ttl_s: float = 0.25  # WEFT_RESPONSE_CACHE_TTL_MS: how often the data version is read
     connect_timeout_s: float = 3.0  # WEFT_CONNECT_TIMEOUT: opening a Bolt connection (and waiting for one)
+    write_retry_s: float = 30.0  # WEFT_WRITE_RETRY: how long loads and the CLI retry a failed transaction
 
     @property
     def bolt_host(self) -> str:
@@ -94,6 +95,7 @@ def load_settings() -> Settings:
         response_cache_mb=_int("WEFT_RESPONSE_CACHE_MB", Settings.response_cache_mb),
         response_cache_ttl_s=max(_int("WEFT_RESPONSE_CACHE_TTL_MS", 250), 10) / 1000,
         connect_timeout_s=float(env.get("WEFT_CONNECT_TIMEOUT", Settings.connect_timeout_s)),
+        write_retry_s=float(env.get("WEFT_WRITE_RETRY", Settings.write_retry_s)),
     )
 
 

@@ -207,16 +207,17 @@ async def health(request: Request) -> JSONResponse:
 
 
 # Net container allocations between collections of the youngest generation (CPython's default: 700).
-GC_YOUNG_THRESHOLD = 20_000
+GC_YOUNG_THRESHOLD = 50_000
 
 
 def tune_garbage_collection() -> None:
     """Fewer cyclic collections while serving: the objects alive at start-up (schema, modules) are frozen
-    out of every collection, and the youngest generation is collected every 20,000 net allocations
+    out of every collection, and the youngest generation is collected every 50,000 net allocations
     instead of 700, each time with the middle one (survivors reach the old generation, whose own 25%
     growth rule bounds full collections). A 10,000-tie network allocates ~100,000 containers, nearly all
-    freed by reference counting, yet set off dozens of collections: its cache misses went from 448 to 285
-    ms p50 on the 20k graph, RSS 309 -> 313 MB (the middle threshold left at 10: 615 MB)."""
+    freed by reference counting, yet set off dozens of collections. One worker, 25 s of network cache
+    misses on the 20k graph: 448 ms p50 and 309 MB RSS untuned; 282 ms and 366 MB so; the middle
+    threshold left at 10, 273 ms and 615 MB; 20,000 young, 285-324 ms and 312 MB (bench/RESULTS.md)."""
     gc.freeze()
     gc.set_threshold(GC_YOUNG_THRESHOLD, 1, 1)
 
