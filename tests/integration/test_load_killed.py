@@ -42,9 +42,7 @@ def _papers(driver: Driver) -> int:
 
 def _start_load(settings: Settings) -> subprocess.Popen[str]:
     # Retries end after 3 s (WEFT_WRITE_RETRY) instead of 30: the server that stops stays down.
-    env = dict(
-        os.environ, NEO4J_URI=settings.neo4j_uri, NEO4J_PASSWORD=settings.neo4j_password, WEFT_WRITE_RETRY="3"
-    )
+    env = dict(os.environ, NEO4J_URI=settings.neo4j_uri, NEO4J_PASSWORD=settings.neo4j_password, WEFT_WRITE_RETRY="3")
     return subprocess.Popen(
         [WEFT, "load", "openalex", *map(str, _works()), "--batch-size", "100", "--quiet"],
         env=env,
