@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 import networkx as nx
 from neo4j import Driver
@@ -44,7 +44,7 @@ def canonical_graph(
             keyed.append((a, b, len(given)) if a < b else (b, a, len(given)))
             given.append(attrs)
     keyed.sort()
-    adjacency: dict[str, dict[str, dict[str, Any]]] = graph._adj  # noqa: SLF001 - see the docstring
+    adjacency = cast("dict[str, dict[str, dict[str, Any]]]", getattr(graph, "_adj"))  # noqa: B009 - see the docstring
     for a, b, position in keyed:
         attrs = given[position]
         if a not in adjacency or b not in adjacency:

@@ -88,7 +88,7 @@ class GraphReader:
             result = await session.run(query, params)
             keys = result.keys()
             if values_only:
-                return [dict(zip(keys, record, strict=True)) async for record in result]
+                return [dict(zip(keys, cast("Sequence[Any]", record), strict=True)) async for record in result]
             return [_row(keys, record) async for record in result]
 
 
