@@ -28,6 +28,14 @@ class ResearcherNetwork(CollaborationNetwork):
 
     @classmethod
     def from_record(cls, network: Network) -> ResearcherNetwork:
+        """The network's GraphQL object, built once per (cached) network: a hit reuses it."""
+        built = network.built.get(cls.__name__)
+        if built is None:
+            built = network.built[cls.__name__] = cls._build(network)
+        return built
+
+    @classmethod
+    def _build(cls, network: Network) -> ResearcherNetwork:
         g = network.graph
         order = sorted(g.nodes, key=lambda n: (g.nodes[n].get("distance", 0), n))
         return cls(

@@ -40,6 +40,17 @@ ROW = {
 }
 
 
+def test_a_networks_graphql_object_is_built_once() -> None:
+    from weft.schema.types.researcher_network import ResearcherNetwork
+
+    network = network_from_row(ROW)
+    built = ResearcherNetwork.from_record(network)
+    assert ResearcherNetwork.from_record(network) is built
+    assert [(e.source, e.target, e.weight) for e in built.edges] == [("a", "c", 3), ("a", "d", 2), ("b", "c", 1)]
+    assert [n.id for n in built.nodes] == ["c", "a", "b", "d"]
+    assert ResearcherNetwork.from_record(network_from_row(ROW)) is not built
+
+
 @pytest.mark.parametrize(
     ("params", "argument"),
     [
