@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import logging
@@ -210,6 +211,7 @@ async def health(request: Request) -> JSONResponse:
 GC_YOUNG_THRESHOLD = 50_000
 
 
+@functools.cache  # once per process (the tests build many apps in one)
 def tune_garbage_collection() -> None:
     """Fewer cyclic collections while serving: the objects alive at start-up (schema, modules) are frozen
     out of every collection, and the youngest generation is collected every 50,000 net allocations
