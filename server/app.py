@@ -211,7 +211,7 @@ async def health(request: Request) -> JSONResponse:
 GC_YOUNG_THRESHOLD = 50_000
 
 
-@functools.cache  # once per process (the tests build many apps in one)
+@functools.cache  # once per process
 def tune_garbage_collection() -> None:
     """Fewer cyclic collections while serving: the objects alive at start-up (schema, modules) are frozen
     out of every collection, and the youngest generation is collected every 50,000 net allocations
@@ -232,7 +232,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.settings = settings
         app.state.driver = open_async_driver(settings)
-        tune_garbage_collection()
         try:
             async with graphql_app.version_watch(app.state.driver):
                 yield
@@ -248,3 +247,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *site.routes,
     ]
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers=site.exception_handlers)
+
+
+def serving_app() -> Starlette:
+    """The app each `weft serve` worker runs: `create_app()` in a process tuned for serving (its garbage
+    collection is the process's, so apps built elsewhere, e.g. in tests, leave it alone)."""
+    tune_garbage_collection()
+    return create_app()

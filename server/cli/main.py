@@ -127,7 +127,7 @@ def serve_command(
 
     count = workers or load_settings().serve_workers or available_cores()
     uvicorn.run(
-        "weft.server.app:create_app",
+        "weft.server.app:serving_app",
         factory=True,
         host=host,
         port=port,
