@@ -19,9 +19,9 @@ import os
 import statistics
 import time
 
-from graphql import parse
+from graphql import GraphQLSchema, parse
 
-from bench.serve import OUT, Http, column, fmt_load, load_average, open_driver, weft_server
+from bench.serve import BUSIEST, OUT, Http, column, fmt_load, load_average, open_driver, weft_server
 from weft.schema.root import build_schema
 from weft.schema.support.limits import QueryCost
 
@@ -34,10 +34,6 @@ QUERY = """query Network($id: String!) {
 }"""
 DEPTHS = (1, 2, 3)
 LIMITS = (50, 200, 1000)
-BUSIEST = """
-MATCH (r:Researcher)
-RETURN r.id AS id ORDER BY COUNT { (r)-[:COAUTHORED_WITH]-() } DESC, r.id LIMIT $n
-"""
 # Researchers of median co-author count (among those with any), $n of them from the middle up.
 MEDIAN = """
 MATCH (r:Researcher) WITH r, COUNT { (r)-[:COAUTHORED_WITH]-() } AS ties WHERE ties > 0
@@ -46,11 +42,9 @@ UNWIND range(0, $n - 1) AS k RETURN ids[size(ids) / 2 + k] AS id
 """
 
 
-def cost_of(text: str) -> int:
+def cost_of(text: str, schema: GraphQLSchema) -> int:
     """What the budget charges for `text` (the server's own cost model)."""
-    schema = build_schema()._schema  # noqa: SLF001 - graphql-core's schema, as the validation rule sees it
-    document = parse(text)
-    return QueryCost(schema, {}).of_operation(document.definitions[0])  # type: ignore[arg-type]
+    return QueryCost(schema, {}).of_operation(parse(text).definitions[0])  # type: ignore[arg-type]
 
 
 def main() -> None:
@@ -70,6 +64,7 @@ def main() -> None:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     os.environ["WEFT_RESPONSE_CACHE_MB"] = "0"
     os.environ["WEFT_WORKERS"] = "1"
+    schema = build_schema()._schema  # noqa: SLF001 - graphql-core's schema, as the validation rule sees it
     rows = []
     with weft_server(args.uri, args.port, None, OUT / f"network-cost-weft-{stamp}.log") as server:
         http = Http(server.url, timeout=120)
@@ -78,13 +73,13 @@ def main() -> None:
             for depth in DEPTHS:
                 for limit in LIMITS:
                     text = QUERY % (depth, limit)
-                    cost = cost_of(text)
+                    cost = cost_of(text, schema)
                     per_id = []
                     for rid in ids:
                         times = []
                         for _ in range(args.rounds):
                             counter += 1
-                            seconds, data = http.data(text, {"id": f"{rid}-cost{os.getpid()}x{counter}"})
+                            seconds, _ = http.data(text, {"id": f"{rid}-cost{os.getpid()}x{counter}"})
                             times.append(seconds * 1000)
                         per_id.append(statistics.median(times))
                     ms = statistics.median(per_id)
