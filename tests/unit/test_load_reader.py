@@ -43,6 +43,24 @@ def test_jsonl_gz_and_bad_lines(tmp_path: Path) -> None:
     assert sniff(path) == ("jsonl", {"id": 1})
 
 
+def test_odd_but_readable_lines_read_exactly(tmp_path: Path) -> None:
+    """NaN, an integer past 64 bits, a lone surrogate, a byte-order mark: read as the standard library
+    reads them (a faster parser tried here turned the integer into a float), and a bad line's problem
+    quotes the standard library's message."""
+    lines = ['{"x": NaN}', f'{{"x": {10**30}}}', '{"x": "\\ud800"}', '\ufeff{"x": 1}', '{"x": 1,}']
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes("\n".join(lines).encode("utf-8") + b"\n")
+    items = _items(path)
+    assert [i.record["x"] for i in items[:3] if isinstance(i, Item)][1:] == [10**30, "\ud800"]
+    assert items[0].record["x"] != items[0].record["x"]  # NaN
+    assert isinstance(items[3], Item) and items[3].record == {"x": 1}
+    try:
+        json.loads(lines[4])
+    except json.JSONDecodeError as exc:
+        expected = exc.msg
+    assert isinstance(items[4], Problem) and items[4].reason == f"malformed JSON: {expected}"
+
+
 def test_a_bad_first_line_does_not_hide_the_rest(tmp_path: Path) -> None:
     path = tmp_path / "a.jsonl"
     path.write_text('{"id": \n{"id": 2}\n{"id": 3}\n')
