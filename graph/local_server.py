@@ -2,11 +2,12 @@
 
 Each Bolt port gets its own instance folder (`.neo4j/instances/<port>`), so several test
 sessions can run side by side. The jars come from `neo4j/pom.xml` via Maven, once, into
-`.neo4j/lib`.
+`.neo4j/lib`; servers starting at once (parallel test workers) take turns fetching them.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -95,16 +96,25 @@ def fetch_jars(instance: Instance, quiet: bool = True) -> None:
     """Copy the server jars from Maven Central into .neo4j/lib (skipped when this pom's jars are there).
 
     The marker holds the pom's hash, so a jar added to neo4j/pom.xml is fetched on the next start.
+    Concurrent callers (other processes) wait on a lock file and find the jars fetched.
     """
     marker = instance.lib / ".complete"
     wanted = pom_digest()
     if marker.exists() and marker.read_text().strip() == wanted:
         return
+    instance.lib.mkdir(parents=True, exist_ok=True)
+    with (instance.lib / ".fetching").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if marker.exists() and marker.read_text().strip() == wanted:
+            return  # another process fetched them meanwhile
+        _fetch_with_maven(instance, wanted, quiet)
+
+
+def _fetch_with_maven(instance: Instance, wanted: str, quiet: bool) -> None:
     if shutil.which("mvn") is None:
         raise Unavailable("Maven (mvn) is needed to fetch the Neo4j server; install it or set NEO4J_URI")
     if shutil.which("java") is None:
         raise Unavailable("Java 17+ is needed to run the Neo4j server; install it or set NEO4J_URI")
-    instance.lib.mkdir(parents=True, exist_ok=True)
     cmd = [
         "mvn",
         "-B",
@@ -120,7 +130,7 @@ def fetch_jars(instance: Instance, quiet: bool = True) -> None:
     if result.returncode != 0:
         tail = "\n".join((result.stdout + result.stderr).splitlines()[-20:])
         raise Unavailable(f"fetching Neo4j with Maven failed:\n{tail}")
-    marker.write_text(f"{wanted}\n")
+    (instance.lib / ".complete").write_text(f"{wanted}\n")
 
 
 def pom_digest() -> str:
