@@ -42,12 +42,8 @@ demo: web neo4j-start ## local Neo4j + the bundled OpenAlex sample + the server 
 	@echo "GraphiQL: http://$(HOST):$(PORT)/graphql"
 	$(BIN)/weft serve --host $(HOST) --port $(PORT)
 
-# Test workers (pytest-xdist), each with a local Neo4j of its own; 0 runs the suite in this one process
-# (the only way against a NEO4J_URI that is not on this machine).
-TEST_WORKERS ?= 2
-
 test: install web chromium lint ## lint, then the whole suite against a real Neo4j (started and stopped by the tests)
-	$(BIN)/pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
 lint: install ## ruff (rules and format) and pyright (strict on graph/, queries/, loaders/)
 	$(BIN)/ruff check .

@@ -8,10 +8,6 @@ database test asks for a shared load (`openalex_graph`, `all_sources_graph`) get
 module left when that still holds exactly the same load, untouched: same counts of nodes, relationships
 and their properties, same data version (every Weft write bumps it). Anything else is emptied and loaded
 afresh, as before. Modules asking for the same load run one after another (`pytest_collection_modifyitems`).
-
-`make test` runs the suite on two pytest-xdist workers (`--dist loadgroup`), each with a Neo4j server of
-its own: worker N uses NEO4J_URI's port + 20 N. Modules asking for the same shared load form one group
-(run by one worker, one after another); every other module is a group of its own.
 """
 
 from __future__ import annotations
@@ -19,7 +15,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 from neo4j import Driver
@@ -31,23 +26,6 @@ from weft.graph.settings import PROJECT_ROOT, Settings, load_settings
 
 SHARED_DATA = Path(os.environ.get("WEFT_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
 DEMO_DATA = PROJECT_ROOT / "demo" / "data"
-
-
-WORKER_PORT_STEP = 20  # worker N's Bolt port: NEO4J_URI's + 20 N (HTTP at Bolt + 4, a bulk-import scratch at + 10)
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """Under pytest-xdist, point this worker at a Neo4j server of its own (started by `settings` if silent)."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")  # gw0, gw1, ... (gw0 also without xdist)
-    index = int(worker.removeprefix("gw") or 0)
-    if index == 0:
-        return
-    s = load_settings()
-    if not local_server.is_local(s):
-        pytest.exit(f"each parallel test worker starts a local Neo4j; {s.neo4j_uri} is not local (TEST_WORKERS=0)")
-    uri = urlparse(s.neo4j_uri)
-    os.environ["NEO4J_URI"] = uri._replace(netloc=f"{uri.hostname}:{s.bolt_port + WORKER_PORT_STEP * index}").geturl()
-    os.environ.pop("WEFT_NEO4J_HTTP_PORT", None)  # Bolt + 4 then, one per worker
 
 
 def shared_path(*parts: str) -> Path:
@@ -105,8 +83,7 @@ def _module_load(items: list[pytest.Item], module: object) -> str | None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Modules that start from the same shared load run one after another, those marked `writes_shared_load`
-    (they change it, so the next module loads afresh) last; otherwise in collected order. Each such set of
-    modules is one xdist group (one worker runs it), so the load is made once per set, not per module."""
+    (they change it, so the next module loads afresh) last; otherwise in collected order."""
     group: dict[object, tuple[int, bool]] = {}
     for item in items:
         module = getattr(item, "module", None)
@@ -114,9 +91,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             load = _module_load(items, module)
             writes = item.get_closest_marker("writes_shared_load") is not None
             group[module] = (SHARED_LOADS.index(load) if load else len(SHARED_LOADS), writes)
-        rank = group[module][0]
-        if rank < len(SHARED_LOADS):
-            item.add_marker(pytest.mark.xdist_group(SHARED_LOADS[rank]))
     items.sort(key=lambda item: group[getattr(item, "module", None)])  # stable: order kept within a group
 
 
