@@ -4,18 +4,12 @@
 gives each its source's row builder (a source plugs in there); `loaders.records.record_rows` turns
 each record into checked rows or a reject (reported with file and line, the load goes on);
 `loaders.write.GraphWriter` writes the rows in batches and recomputes derived data.
-
-A batch is written in a thread of its own while the next one is read and built: at most one batch is
-in flight and one gathering, so memory stays flat, batches commit in file order, and reading the files
-(about a third of an online load's time) overlaps Neo4j's work on the batch before.
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Generator, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,7 +23,7 @@ from weft.loaders.detect import FileFormat, plan
 from weft.loaders.reader import read_records
 from weft.loaders.records import Rejected, record_rows, write_rejects
 from weft.loaders.rows import RecordRows
-from weft.loaders.write import BatchOutcome, GraphWriter
+from weft.loaders.write import GraphWriter
 
 
 @dataclass
@@ -105,12 +99,11 @@ def load_paths(
     migrate(driver, database)
     load = _Load(GraphWriter(driver, database, limits), batch_size, progress)
     try:
-        with load.writing():
-            for done, (path, fmt) in enumerate(planned):
-                load.note("files", done, len(planned))
-                load.read_file(path, fmt)
-            load.note("files", len(planned), len(planned))
-            load.flush()  # batches span files: a folder of small files is a few transactions, not one per file
+        for done, (path, fmt) in enumerate(planned):
+            load.note("files", done, len(planned))
+            load.read_file(path, fmt)
+        load.note("files", len(planned), len(planned))
+        load.flush()  # batches span files: a folder of small files is a few transactions, not one per file
         t_derive = time.perf_counter()
         load.summary.data_version = load.writer.finish(progress)
         load.summary.derive_seconds = time.perf_counter() - t_derive
@@ -134,20 +127,6 @@ class _Load:
         self.batch: list[RecordRows] = []
         self.owners: list[FileSummary] = []  # the file of each record in the batch
         self.pending = 0  # rows in the batch
-        self._writer_thread: ThreadPoolExecutor | None = None
-        self._in_flight: tuple[Future[BatchOutcome], list[FileSummary]] | None = None
-
-    @contextlib.contextmanager
-    def writing(self) -> Generator[None]:
-        """Batches are written by one writer thread while this one reads on; on leaving, the last batch in
-        flight has committed (its error, if any, raised here), or, when reading failed, has finished."""
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="weft-load-writer") as pool:
-            self._writer_thread = pool
-            try:
-                yield
-                self._settle()
-            finally:
-                self._writer_thread = None
 
     def note(self, step: str, done: int, total: int) -> None:
         if self.progress is not None:
@@ -178,26 +157,12 @@ class _Load:
             self.flush()
 
     def flush(self) -> None:
-        """Hand the batch (if any) to the writer thread, once the batch before it has committed."""
+        """Write the batch (if any) in one transaction and count what each record gave."""
         if not self.batch:
             return
-        self._settle()
-        batch, owners = self.batch, self.owners
-        self.batch, self.owners, self.pending = [], [], 0
-        if self._writer_thread is None:  # not within `writing()`: write here and now
-            self._count(owners, self.writer.write(batch))
-        else:
-            self._in_flight = (self._writer_thread.submit(self.writer.write, batch), owners)
-
-    def _settle(self) -> None:
-        """Wait for the batch in flight (if any) to commit and count what each of its records gave."""
-        if self._in_flight is not None:
-            future, owners = self._in_flight
-            self._in_flight = None
-            self._count(owners, future.result())
-
-    def _count(self, owners: list[FileSummary], outcome: BatchOutcome) -> None:
-        for fs, written, existed in zip(owners, outcome.written, outcome.existed, strict=True):
+        outcome = self.writer.write(self.batch)
+        for fs, written, existed in zip(self.owners, outcome.written, outcome.existed, strict=True):
             fs.written += written
             fs.merged += existed
         self.summary.warnings.extend(outcome.warnings)
+        self.batch, self.owners, self.pending = [], [], 0
