@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated
 
 import strawberry
 
+from weft.graph.interruptible import run_interruptible
 from weft.graph.network import Network, NetworkParams, researcher_network
 from weft.graph.network_institutions import institution_network
 from weft.graph.network_paths import collaboration_paths
@@ -19,10 +19,11 @@ from weft.schema.types.researcher_network import ResearcherNetwork
 
 
 async def _with_analytics(info: Info, network: Network) -> Network:
-    """`network` with the analytics the query selects computed now, once, in a worker thread."""
+    """`network` with the analytics the query selects computed now, once, in a thread of their own
+    that the request deadline stops (graph/interruptible.py)."""
     wanted = analytics_wanted(info.selected_fields[0].selections)
     if wanted:
-        await asyncio.to_thread(network.precompute, wanted)
+        await run_interruptible(network.precompute, wanted)
     return network
 
 

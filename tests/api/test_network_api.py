@@ -7,10 +7,13 @@ for analytics, by networkx run directly on the edges this test reads from Neo4j.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
+import threading
+import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 from pathlib import Path
 
@@ -22,6 +25,8 @@ from typer.testing import CliRunner
 
 from tests.api.conftest import executing
 from tests.conftest import shared_path
+from weft.graph.analytics import centrality
+from weft.graph.interruptible import THREAD_NAME
 from weft.graph.settings import Settings
 from weft.server.app import create_app
 from weft.server.cli import app as cli_app
@@ -391,6 +396,52 @@ def test_export_errors_are_json(client: TestClient) -> None:
     not_int = client.get(f"/export/researchers/{BUTCHER}/network.graphml?limit=lots")
     assert not_int.status_code == 400 and not_int.json()["error"]["argument"] == "limit"
     assert client.get(f"/export/researchers/{BUTCHER}/network.png").status_code == 404
+
+
+def _analytics_running_until_stopped(progress: list[int]) -> Callable[[nx.Graph], dict[str, float]]:
+    """Stands in for an analytics function too slow for the deadline: pure Python that runs until it is
+    interrupted (or 60 s), counting its rounds."""
+
+    def slow(graph: nx.Graph) -> dict[str, float]:
+        began = time.monotonic()
+        while time.monotonic() - began < 60.0:
+            progress[0] += 1
+            sum(i * i for i in range(1000))
+        return dict.fromkeys(graph, 0.0)
+
+    return slow
+
+
+def test_the_deadline_stops_network_analytics_in_their_thread(
+    openalex_graph: Driver, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 11: the request deadline bounds all of a request's work, networkx included: the request
+    answers UNAVAILABLE at the deadline and the thread computing its analytics stops then too."""
+    from weft.graph.network_cache import NETWORK_CACHE
+
+    progress = [0]
+    monkeypatch.setattr(centrality, "betweenness", _analytics_running_until_stopped(progress))
+    monkeypatch.setattr(centrality, "pagerank", _analytics_running_until_stopped(progress))
+    NETWORK_CACHE.clear()
+    accept = {"accept": "application/graphql-response+json"}
+    query = "query($id: String!) { researcherNetwork(id: $id, depth: 2) { nodes { id betweenness } } }"
+    try:
+        with TestClient(create_app(dataclasses.replace(executing(settings), request_deadline_s=1.0))) as http:
+            answer = http.post("/graphql", json={"query": query, "variables": {"id": BUTCHER}}, headers=accept)
+            export = http.get(f"/export/researchers/{BUTCHER}/network.json?depth=2")
+            for thread in [t for t in threading.enumerate() if t.name == THREAD_NAME]:
+                thread.join(10.0)
+            assert not [t for t in threading.enumerate() if t.name == THREAD_NAME]
+    finally:
+        NETWORK_CACHE.clear()
+    assert answer.status_code == 503
+    (error,) = answer.json()["errors"]
+    assert error["extensions"]["code"] == "UNAVAILABLE" and "deadline" in error["message"]
+    assert export.status_code == 503
+    assert export.json()["error"]["code"] == "UNAVAILABLE" and "deadline" in export.json()["error"]["message"]
+    stopped_at = progress[0]
+    time.sleep(0.2)
+    assert progress[0] == stopped_at > 0  # both ran, and neither computes any more
 
 
 def test_weft_analytics_stores_networkx_pagerank_and_louvain(client: TestClient, openalex_graph: Driver) -> None:
