@@ -154,14 +154,13 @@ CALL (i) {
   RETURN {totalCount: size(found), edges: found[0..10]} AS roster
 }
 CALL (i) {
-  MATCH (i)<-[:AFFILIATED_WITH]-(:Researcher)-[a:AUTHORED]->(p:Paper) WHERE i.id IN coalesce(a.institution_ids, [])
-  WITH DISTINCT p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT 3
+  MATCH (i)<-[:STATES_AFFILIATION]-(p:Paper)
+  WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT 3
   RETURN collect({title: p.title, citedByCount: p.cited_by_count}) AS mostCited
 }
 CALL (i) {
-  MATCH (i)<-[:AFFILIATED_WITH]-(:Researcher)-[c:COAUTHORED_WITH]-(:Researcher)-[:AFFILIATED_WITH]->(j:Institution)
-  WHERE j <> i
-  WITH j, sum(c.weight) AS weight ORDER BY weight DESC, j.name, j.id LIMIT 5
+  MATCH (i)<-[:STATES_AFFILIATION]-(:Paper)-[:STATES_AFFILIATION]->(j:Institution)
+  WITH j, count(*) AS weight ORDER BY weight DESC, j.name, j.id LIMIT 5
   RETURN {edges: collect({node: {weight: weight, institution: {name: j.name}}})} AS collaborators
 }
 RETURN i.name AS name, i.country AS country,

@@ -1,5 +1,5 @@
 """Recomputing what a load derives, for the nodes it touched: claims of id-less author slots, CITES,
-AFFILIATED_WITH, COAUTHORED_WITH, SAME_NAME_AS, and the data_version bump.
+STATES_AFFILIATION, AFFILIATED_WITH, COAUTHORED_WITH, SAME_NAME_AS, and the data_version bump.
 
 Everything is recomputed from what is in the graph (never incremented), in chunks of DERIVE_CHUNK
 ids, each its own write transaction, so rerunning after an interruption converges. The pair edges
@@ -53,7 +53,7 @@ def recompute(
     progress: Progress | None = None,
     limits: PairLimits = DEFAULT_LIMITS,
 ) -> int:
-    """Claims, then CITES, AFFILIATED_WITH, COAUTHORED_WITH and SAME_NAME_AS for the touched ids;
+    """Claims, then CITES, STATES_AFFILIATION, AFFILIATED_WITH, COAUTHORED_WITH and SAME_NAME_AS for the touched ids;
     returns the bumped data_version. `progress(step, done, total)` hears each chunk done.
 
     Co-author pairs are recomputed also for every author of a touched paper (its author count may
@@ -66,6 +66,9 @@ def recompute(
         for done, chunk in _chunks(paper_ids):
             session.execute_write(_run_all, _CITES, chunk)
             _report(progress, "citations", done, len(paper_ids))
+        for done, chunk in _chunks(paper_ids):
+            session.execute_write(_run_all, _STATED, chunk)
+            _report(progress, "stated affiliations", done, len(paper_ids))
         for done, chunk in _chunks(researcher_ids):
             session.execute_write(_run_all, _AFFILIATED, chunk)
             _report(progress, "affiliations", done, len(researcher_ids))
@@ -75,6 +78,7 @@ def recompute(
 
 
 _CITES = (derive.CLEAR_CITES_OUT, derive.BUILD_CITES_OUT, derive.BUILD_CITES_IN)
+_STATED = (derive.CLEAR_STATED, derive.BUILD_STATED)
 _AFFILIATED = (derive.CLEAR_AFFILIATED, derive.BUILD_AFFILIATED)
 
 

@@ -81,6 +81,23 @@ MERGE (a)-[r:AFFILIATED_WITH]->(i)
 SET r.first_year = first_year, r.last_year = last_year, r.papers = papers
 """
 
+# Rebuilds STATES_AFFILIATION {authors} of the given papers: the institutions their authorships state
+# (AUTHORED.institution_ids, institutions that exist), with how many authors state each; what the
+# paper no longer states goes. Returns nothing.
+CLEAR_STATED: LiteralString = """
+UNWIND $ids AS pid
+MATCH (p:Paper {id: pid})-[s:STATES_AFFILIATION]->()
+DELETE s
+"""
+BUILD_STATED: LiteralString = """
+UNWIND $ids AS pid
+MATCH (p:Paper {id: pid})<-[au:AUTHORED]-(r:Researcher)
+UNWIND coalesce(au.institution_ids, []) AS iid
+WITH p, iid, count(DISTINCT r) AS authors
+MATCH (i:Institution {id: iid})
+CREATE (p)-[:STATES_AFFILIATION {authors: authors}]->(i)
+"""
+
 # Drops the CITES edges leaving the given papers that BUILD_CITES_OUT would not make (no reference of
 # the paper names the cited one, or a paper citing itself); the others stay; returns nothing.
 CLEAR_CITES_OUT: LiteralString = """

@@ -159,12 +159,14 @@ RENAME_RESEARCHERS: LiteralString = "UNWIND $renames AS r MATCH (n:Researcher {i
 RENAME_INSTITUTIONS: LiteralString = "UNWIND $renames AS r MATCH (n:Institution {id: r.old}) SET n.id = r.new"
 
 # AUTHORED.institution_ids hold internal ids: rewrite them when an institution's id changed
-# (rename or merge). Scans AUTHORED edges naming the old id; rare. Returns nothing.
+# (rename or merge). Scans AUTHORED edges naming the old id; rare. Returns the papers of the rewritten
+# edges (their STATES_AFFILIATION is rebuilt): paper.
 REWRITE_INSTITUTION_IDS: LiteralString = """
 UNWIND $renames AS c
-MATCH (:Researcher)-[r:AUTHORED]->(:Paper) WHERE c.old IN r.institution_ids
+MATCH (:Researcher)-[r:AUTHORED]->(p:Paper) WHERE c.old IN r.institution_ids
 SET r.institution_ids = COLLECT { UNWIND r.institution_ids AS x
   WITH CASE WHEN x = c.old THEN c.new ELSE x END AS y RETURN DISTINCT y }
+RETURN DISTINCT p.id AS paper
 """
 
 # --- upsert -----------------------------------------------------------------------------------

@@ -175,30 +175,25 @@ RETURN s {.id, .name} AS source, t {.id, .name} AS target, coalesce(paths, []) A
 """
 
 # The co-publication network of one institution (internal id), cut to $limit in the database: the
-# institutions stated on at least $min_weight of the centre's papers (through AFFILIATED_WITH
-# researchers' AUTHORED.institution_ids) are ranked by those shared papers (then id) and only the
-# centre and the first $limit - 1 are read further, each with the ids of the papers stated with it.
+# institutions stated on at least $min_weight of the centre's papers (STATES_AFFILIATION) are ranked by
+# those shared papers (then id) and only the centre and the first $limit - 1 are read further, each with
+# the ids of the papers stating it.
 # Rows {centre, partners (how many passed $min_weight), id, name, country, papers}, the centre first;
 # none when the id is unknown.
 INSTITUTION_NETWORK: LiteralString = """
 MATCH (c:Institution {id: $id})
 CALL (c) {
-  MATCH (c)<-[:AFFILIATED_WITH]-(:Researcher)-[au:AUTHORED]->(p:Paper)
-  WHERE c.id IN au.institution_ids
-  WITH DISTINCT p
-  MATCH (p)<-[other:AUTHORED]-(:Researcher)
-  UNWIND other.institution_ids AS other_id
-  WITH other_id, count(DISTINCT p) AS shared
-  WHERE other_id <> c.id AND shared >= $min_weight
-  MATCH (x:Institution {id: other_id})
+  MATCH (c)<-[:STATES_AFFILIATION]-(p:Paper)-[:STATES_AFFILIATION]->(x:Institution)
+  WHERE x <> c
+  WITH x, count(p) AS shared
+  WHERE shared >= $min_weight
   WITH x, shared ORDER BY shared DESC, x.id
   RETURN collect(x) AS partners
 }
 UNWIND [c] + partners[0..$limit - 1] AS x
 CALL (x) {
-  MATCH (x)<-[:AFFILIATED_WITH]-(:Researcher)-[au:AUTHORED]->(p:Paper)
-  WHERE x.id IN au.institution_ids
-  RETURN collect(DISTINCT p.id) AS papers
+  MATCH (x)<-[:STATES_AFFILIATION]-(p:Paper)
+  RETURN collect(p.id) AS papers
 }
 RETURN c.id AS centre, size(partners) AS partners, x.id AS id, x.name AS name, x.country AS country, papers
 """

@@ -114,25 +114,30 @@ ROSTER_PAGES: LiteralString = (
     + " AS page\n"
 )
 
-# The institutions whose researchers co-author with those of institution k.id, heaviest summed weight first
-# (each co-author's weights summed once, then spread over their institutions: half the work of expanding
-# every path). The body of a `CALL (k) { … }`: found [{institution (node), weight, researchers}].
+# The institutions stated on papers that also state institution k.id (STATES_AFFILIATION: some authorship
+# of the paper names it), most such papers first: co-publications, the usual measure of institutional
+# collaboration, and bounded by the institution's own papers (each states a handful of institutions).
+# (A paper has one STATES_AFFILIATION per institution, so the pattern's two differ and j is never k.)
+# The body of a `CALL (k) { … }`: found [{institution (node), id, weight (shared papers), shared (them)}].
 _COLLABORATORS_OF_K: LiteralString = """
-  MATCH (i:Institution {id: k.id})<-[:AFFILIATED_WITH]-(:Researcher)-[c:COAUTHORED_WITH]-(o:Researcher)
-  WITH i, o, sum(c.weight) AS weight
-  MATCH (o)-[:AFFILIATED_WITH]->(j:Institution)
-  WHERE j <> i
-  WITH j, sum(weight) AS weight, count(o) AS researchers
-  ORDER BY weight DESC, j.name, j.id
-  RETURN collect({institution: j, weight: weight, researchers: researchers}) AS found
+  MATCH (:Institution {id: k.id})<-[:STATES_AFFILIATION]-(p:Paper)-[:STATES_AFFILIATION]->(j)
+  WITH j, collect(p) AS shared
+  ORDER BY size(shared) DESC, j.name, j.id
+  RETURN collect({institution: j, id: j.id, weight: size(shared), shared: shared}) AS found
 """
 
-# Rows k.skip..k.end of the collaborators' `found`, each institution as its properties: page.
+# Rows k.skip..k.end of the collaborators' `found`, each institution as its properties, and when
+# k.researchers how many researchers state it on the shared papers (null otherwise): page.
 _COLLABORATOR_ROWS: LiteralString = lean("""[x IN found[k.skip..k.end] |
-  {institution: head([one IN [x.institution] | one {.*}]), weight: x.weight, researchers: x.researchers}]""")
+  {institution: head([one IN [x.institution] | one {.*}]), weight: x.weight,
+   researchers: CASE WHEN k.researchers THEN COUNT {
+     WITH x.id AS jid, x.shared AS shared
+     UNWIND shared AS p
+     MATCH (p)<-[au:AUTHORED]-(r:Researcher) WHERE jid IN au.institution_ids
+     RETURN DISTINCT r } END}]""")
 
-# Pages of institutions whose researchers co-author with each institution's, heaviest summed weight
-# first (DataLoader; $keys are [{id, skip, end}]): key, total, page [{institution, weight, researchers}].
+# Pages of the institutions each institution co-publishes with, most shared papers first (DataLoader;
+# $keys are [{id, skip, end, researchers}]): key, total, page [{institution, weight, researchers}].
 COLLABORATOR_PAGES: LiteralString = (
     "UNWIND $keys AS k\nCALL (k) {"
     + _COLLABORATORS_OF_K
@@ -144,8 +149,8 @@ COLLABORATOR_PAGES: LiteralString = (
 # The papers with an authorship stating any of k.ids, optionally in k.categories and k.year_from..k.year_to,
 # in k.sort order (NEWEST|OLDEST|MOST_CITED). The body of a `CALL (k) { … }`: found (nodes).
 _PAPERS_OF_K: LiteralString = """
-  MATCH (i:Institution)<-[:AFFILIATED_WITH]-(:Researcher)-[a:AUTHORED]->(p:Paper)
-  WHERE i.id IN k.ids AND any(x IN coalesce(a.institution_ids, []) WHERE x IN k.ids)
+  MATCH (i:Institution)<-[:STATES_AFFILIATION]-(p:Paper)
+  WHERE i.id IN k.ids
   WITH DISTINCT k, p
   WHERE (k.year_from IS NULL OR p.year >= k.year_from) AND (k.year_to IS NULL OR p.year <= k.year_to)
     AND (k.categories IS NULL OR EXISTS { (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN k.categories })
@@ -170,7 +175,7 @@ INSTITUTION_PAPER_PAGES: LiteralString = lean(
 # An institution page in one round trip (issue 9): the institution answering the first key of $keys and
 # each part the GraphQL selection asks for, read by a subquery that runs only when its parameter says so:
 # $parents, $children (booleans); $roster {year_from, year_to, skip, end}, $most_cited {end} (its first papers, most
-# cited first) and $collaborators {skip, end}, or null when not asked. Each part reads what the DataLoader
+# cited first) and $collaborators {skip, end, researchers}, or null when not asked. Each part reads what the DataLoader
 # query of the same name reads, in the same order (PARENTS_OF_INSTITUTIONS, CHILDREN_OF_INSTITUTIONS, ROSTER_PAGES,
 # INSTITUTION_PAPER_PAGES, COLLABORATOR_PAGES) for this institution alone.
 # Returns node, parents, children (node maps), roster, most_cited, collaborators ({total, page} each, as those
@@ -211,7 +216,7 @@ OPTIONAL CALL (inst) {
   RETURN {total: size(found), page: [x IN found[k.skip..k.end] | x {.*}]} AS most_cited
 }
 OPTIONAL CALL (inst) {
-  WITH {id: inst.id, skip: $collaborators.skip, end: $collaborators.end} AS k
+  WITH {id: inst.id, skip: $collaborators.skip, end: $collaborators.end, researchers: $collaborators.researchers} AS k
   WHERE $collaborators IS NOT NULL
   CALL (k) {"""
     + _COLLABORATORS_OF_K

@@ -75,8 +75,7 @@ CALL () {
   MATCH (:Researcher {id: rid})-[:AUTHORED]->(p:Paper) RETURN p
   UNION
   WITH $institutions AS iids WHERE $researcher IS NULL AND iids IS NOT NULL
-  MATCH (i:Institution)<-[:AFFILIATED_WITH]-(:Researcher)-[a:AUTHORED]->(p:Paper)
-  WHERE i.id IN iids AND any(x IN a.institution_ids WHERE x IN iids) RETURN p
+  MATCH (i:Institution)<-[:STATES_AFFILIATION]-(p:Paper) WHERE i.id IN iids RETURN p
   UNION
   WITH $categories AS cids WHERE $researcher IS NULL AND $institutions IS NULL AND cids IS NOT NULL
   MATCH (c:Category)<-[:IN_CATEGORY]-(p:Paper) WHERE c.id IN cids RETURN p
@@ -86,8 +85,7 @@ WHERE ($year_from IS NULL OR p.year >= $year_from)
   AND ($year_to IS NULL OR p.year <= $year_to)
   AND ($min_citations IS NULL OR p.sort_cited >= $min_citations)
   AND ($categories IS NULL OR EXISTS { (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN $categories })
-  AND ($institutions IS NULL OR EXISTS {
-        (:Researcher)-[a:AUTHORED]->(p) WHERE any(x IN a.institution_ids WHERE x IN $institutions) })
+  AND ($institutions IS NULL OR EXISTS { (p)-[:STATES_AFFILIATION]->(i:Institution) WHERE i.id IN $institutions })
   AND ($researcher IS NULL OR EXISTS { (:Researcher {id: $researcher})-[:AUTHORED]->(p) })
 WITH collect(p) AS found
 CALL (found) {

@@ -114,13 +114,18 @@ async def roster_pages(reader: GraphReader, keys: list[RosterKey]) -> dict[Roste
     return out
 
 
-async def collaborator_pages(reader: GraphReader, keys: list[tuple[str, int, int]]) -> dict[tuple[str, int, int], Page]:
-    """`{(id, skip, limit): Page}` of institutions whose researchers co-author with this one's."""
-    params = {"keys": [{"id": i, "skip": k, "end": k + n} for i, k, n in keys]}
+CollaboratorKey = tuple[str, int, int, bool]
+
+
+async def collaborator_pages(reader: GraphReader, keys: list[CollaboratorKey]) -> dict[CollaboratorKey, Page]:
+    """`{(id, skip, limit, researchers): Page}` of the institutions each co-publishes with; each row's
+    `researchers` is counted only when asked (it reads every author of the shared papers)."""
+    params = {"keys": [{"id": i, "skip": k, "end": k + n, "researchers": w} for i, k, n, w in keys]}
     rows = await reader.rows(q.COLLABORATOR_PAGES, params, "listing collaborating institutions")
     return {
-        (r["key"]["id"], r["key"]["skip"], r["key"]["end"] - r["key"]["skip"]): Page(r["page"], r["total"])
+        (k["id"], k["skip"], k["end"] - k["skip"], k["researchers"]): Page(r["page"], r["total"])
         for r in rows
+        for k in [r["key"]]
     }
 
 
@@ -180,7 +185,7 @@ class InstitutionParts:
     children: bool = False
     roster: RosterPart | None = None
     most_cited: int | None = None
-    collaborators: tuple[int, int] | None = None
+    collaborators: tuple[int, int, bool] | None = None  # skip, limit, whether rows count their researchers
 
     def params(self) -> dict[str, Any]:
         """The parameters of INSTITUTION_DETAILS other than `$keys`."""
@@ -192,7 +197,7 @@ class InstitutionParts:
             if r is None
             else {"year_from": r.year_from, "year_to": r.year_to, "skip": r.skip, "end": r.skip + r.limit},
             "most_cited": None if self.most_cited is None else {"end": self.most_cited},
-            "collaborators": None if c is None else {"skip": c[0], "end": c[0] + c[1]},
+            "collaborators": None if c is None else {"skip": c[0], "end": c[0] + c[1], "researchers": c[2]},
         }
 
 

@@ -294,6 +294,16 @@ FROM stated s JOIN props_Institution i ON i.id = s.iid
 GROUP BY s.rid, s.iid
 """
 
+# STATES_AFFILIATION {authors}: each paper to the institutions its authorships state (that exist), with
+# how many of its authors state each (queries/derive.py BUILD_STATED).
+STATED = """
+CREATE OR REPLACE TABLE edge_STATES_AFFILIATION AS
+WITH stated AS (SELECT rid, pid, unnest(institution_ids) AS iid FROM au WHERE institution_ids IS NOT NULL)
+SELECT s.pid AS sid, s.iid AS eid, count(DISTINCT s.rid) AS authors
+FROM stated s JOIN props_Institution i ON i.id = s.iid
+GROUP BY s.pid, s.iid
+"""
+
 # SAME_NAME_AS candidates: compatible names in a name_key bucket of at most $cap people, smaller id
 # first, with derive.py's evidence.
 SAME_NAME = """

@@ -282,7 +282,7 @@ def claims(t: Transform) -> int:
 
 
 def derived(t: Transform, max_authors: int, same_name_cap: int) -> None:
-    """CITES, COAUTHORED_WITH (pair rule), AFFILIATED_WITH, SAME_NAME_AS and the Ref nodes."""
+    """CITES, COAUTHORED_WITH (pair rule), STATES_AFFILIATION, AFFILIATED_WITH, SAME_NAME_AS and the Ref nodes."""
     for table, columns in sql.COLUMNS_READ.items():
         for column, kind in columns.items():
             t.run(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
@@ -290,6 +290,7 @@ def derived(t: Transform, max_authors: int, same_name_cap: int) -> None:
     t.run(sql.CITES)
     t.run(sql.AUTHORSHIPS)
     t.run(sql.COAUTHORED, max_authors=max_authors)
+    t.run(sql.STATED)
     t.run(sql.AFFILIATED)
     t.run(sql.SAME_NAME, cap=same_name_cap)
     t.run(sql.REFS)

@@ -1,4 +1,4 @@
-"""The CollaboratingInstitution type: an institution linked to another through co-authoring researchers."""
+"""The CollaboratingInstitution type: an institution co-publishing with another (papers stating both)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,11 @@ import strawberry
 from weft.schema.types.refs import InstitutionRef
 
 
-@strawberry.type(description="An institution collaborating with another through co-authoring researchers.")
+@strawberry.type(description="An institution co-publishing with another: papers whose authors state both.")
 class CollaboratingInstitution:
     institution: InstitutionRef = strawberry.field(description="The collaborating institution.")
-    weight: int = strawberry.field(
-        description="Sum of co-authorship weights between the two institutions' researchers."
-    )
-    researchers: int = strawberry.field(description="How many of its researchers co-author with this institution's.")
+    weight: int = strawberry.field(description="How many papers state both institutions.")
+    researchers: int = strawberry.field(description="How many researchers state it on those papers.")
 
     @classmethod
     def from_record(cls, row: dict[str, Any]) -> CollaboratingInstitution:

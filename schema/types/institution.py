@@ -164,7 +164,8 @@ class Institution(NamedEntity):
         return [Paper.from_record(r) for r in found.rows]
 
     @strawberry.field(
-        description="Institutions whose researchers co-author with this one's, by summed co-authorship weight."
+        description="Institutions this one co-publishes with: those stated on papers that also state this "
+        "one (by any of their authors), most shared papers first."
     )
     @eager
     async def collaborators(
@@ -174,7 +175,8 @@ class Institution(NamedEntity):
         after: After = None,
     ) -> Connection[CollaboratingInstitution]:
         page = window(first, after)
-        found = await info.context.data.collaborators.load((self.id, page.skip, page.limit))
+        counted = Selection.of(info).at("edges", "node").asks("researchers")
+        found = await info.context.data.collaborators.load((self.id, page.skip, page.limit, counted))
         return connection(found, page, CollaboratingInstitution.from_record)
 
 
@@ -201,7 +203,13 @@ def fold_institution(sel: Selection) -> InstitutionParts:
         if roster is None or roster_window is None
         else RosterPart(roster.args["yearFrom"], roster.args["yearTo"], roster_window.skip, roster_window.limit),
         most_cited=first_cited if first_cited is not None and 0 <= first_cited <= 100 else None,
-        collaborators=None if collaborators_window is None else (collaborators_window.skip, collaborators_window.limit),
+        collaborators=None
+        if collaborators is None or collaborators_window is None
+        else (
+            collaborators_window.skip,
+            collaborators_window.limit,
+            collaborators.selection.at("edges", "node").asks("researchers"),
+        ),
     )
 
 
@@ -219,4 +227,4 @@ def prime_institution(data: Loaders, parts: InstitutionParts, details: Instituti
             data.institution_papers, ((iid,), None, None, None, "MOST_CITED", 0, parts.most_cited), details.most_cited
         )
     if (c := parts.collaborators) is not None:
-        prime(data.collaborators, (iid, c[0], c[1]), details.collaborators)
+        prime(data.collaborators, (iid, *c), details.collaborators)

@@ -23,7 +23,7 @@ async def institution_page(request: Request) -> Response:
         children=True,
         roster=RosterPart(None, None, (page_no - 1) * ROSTER, ROSTER),
         most_cited=MOST_CITED,
-        collaborators=(0, COLLABORATORS),
+        collaborators=(0, COLLABORATORS, True),
     )
     details = None
     for key in urls.spellings(request.path_params["key"]):

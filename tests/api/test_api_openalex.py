@@ -273,7 +273,7 @@ query($id: String!, $children: Boolean!, $from: Int) {
     roster(first: 100, includeChildren: $children, yearFrom: $from) { totalCount
       edges { node { paperCount firstYear lastYear researcher { ids { source id } } } } }
     mostCited(first: 3) { citedByCount ids { source id } }
-    collaborators(first: 5) { totalCount edges { node { weight researchers institution { name } } } }
+    collaborators(first: 5) { totalCount edges { node { weight researchers institution { ids { source id } } } } }
   }
 }
 """
@@ -301,6 +301,30 @@ def test_roster_matches_raw_json(client: GraphQLClient, truth: OpenAlexTruth) ->
     assert {w for w, _ in ranked(papers)} <= {w for w, _ in expected}
     weights = [e["node"]["weight"] for e in i["collaborators"]["edges"]]
     assert weights == sorted(weights, reverse=True) and all(w > 0 for w in weights)
+
+
+def test_collaborators_are_co_publications_in_the_raw_json(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    """Each collaborating institution: the works stating it and Bangor (weight) and the authors stating it
+    on them (researchers), from the raw JSON's newest versions."""
+    shared: dict[str, set[str]] = {}
+    authors: dict[str, set[str]] = {}
+    for work in truth.works_at(BANGOR):
+        for rank, a in enumerate(work["authorships"]):
+            author = a["author"].get("id") or f"{work['id']} slot {rank}"
+            for institution in a.get("institutions") or []:
+                iid = short(institution.get("id"))
+                if iid and iid != BANGOR:
+                    shared.setdefault(iid, set()).add(work["id"])
+                    authors.setdefault(iid, set()).add(author)
+    i = client.data(ROSTER, {"id": BANGOR, "children": False})["institution"]
+    got = {
+        openalex_id(e["node"]["institution"]): (e["node"]["weight"], e["node"]["researchers"])
+        for e in i["collaborators"]["edges"]
+    }
+    assert i["collaborators"]["totalCount"] == len(shared)
+    assert got == {iid: (len(shared[iid]), len(authors[iid])) for iid in got}
+    heaviest = sorted((len(works) for works in shared.values()), reverse=True)[:5]
+    assert sorted((w for w, _ in got.values()), reverse=True) == heaviest and heaviest[0] > 1
 
 
 def test_roster_year_window(client: GraphQLClient, truth: OpenAlexTruth) -> None:

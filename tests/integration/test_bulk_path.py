@@ -141,10 +141,11 @@ def test_import_gives_the_online_derived_and_node_properties(all_sources_graph: 
         "RETURN a.id AS a, i.id AS i, r.papers AS p, r.first_year AS f, r.last_year AS l"
     )
     cites = "MATCH (p:Paper)-[:CITES]->(q:Paper) RETURN p.id AS p, q.id AS q"
-    for query in (affiliations, cites):
+    stated = "MATCH (p:Paper)-[s:STATES_AFFILIATION]->(i:Institution) RETURN p.id AS p, i.id AS i, s.authors AS n"
+    for query in (affiliations, cites, stated):
         online = {tuple(r.values()) for r in all_sources_graph.execute_query(query)[0]}
         bulk = {tuple(r.values()) for r in import_driver.execute_query(query)[0]}
-        assert bulk == online
+        assert bulk == online and online
     # Every property but load times; the online loader keeps empty lists, the build leaves them out.
     nodes = "MATCH (n) WHERE n.id IS NOT NULL RETURN n.id AS id, properties(n) AS p"
 
@@ -163,6 +164,7 @@ def _snapshot(driver: Driver, database: str) -> dict[str, object]:
         "coauthored": COAUTHORS,
         "affiliated": "MATCH (a)-[r:AFFILIATED_WITH]->(i) RETURN a.id, i.id, r.papers, r.first_year, r.last_year",
         "cites": "MATCH (p)-[:CITES]->(q) RETURN p.id, q.id",
+        "stated": "MATCH (p)-[s:STATES_AFFILIATION]->(i) RETURN p.id, i.id, s.authors",
         "same_name": "MATCH (a)-[s:SAME_NAME_AS]->(b) RETURN a.id, b.id, s.evidence, s.shared_coauthors, "
         "s.shared_institutions, s.overlapping_years",
         "authored": "MATCH (r)-[a:AUTHORED]->(p) RETURN r.id, p.id, a.rank, a.sources, a.claimed_sources",

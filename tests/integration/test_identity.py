@@ -141,6 +141,41 @@ def test_two_openalex_wei_zhangs_stay_two_researchers_linked_as_candidates(drive
     )
 
 
+def test_papers_state_the_institution_two_nodes_merge_into(driver: Driver) -> None:
+    """Two papers name one institution in two ways (derived: one mention keeps only its OpenAlex id, the
+    other only its ROR id), so it starts as two nodes; a record naming both merges them, and both papers
+    then state (STATES_AFFILIATION) the one survivor, with their AUTHORED.institution_ids rewritten."""
+    works = [w for w in _entities("openalex", "works", "pages2", "academic_explorer_works_page_1.json")]
+    stating = [w for w in works if any(i.get("ror") for a in w["authorships"] for i in a["institutions"])][:2]
+    institution = next(i for a in stating[0]["authorships"] for i in a["institutions"] if i.get("ror"))
+    first, second = copy.deepcopy(stating[0]), copy.deepcopy(stating[1])
+    for work in (first, second):  # derived: only this institution, on every authorship
+        for a in work["authorships"]:
+            a["institutions"] = []
+    first["authorships"][0]["institutions"] = [{**institution, "ror": None}]
+    second["authorships"][0]["institutions"] = [{**institution, "id": None}]
+    both = {**institution, "lineage": [institution["id"]]}  # an institution record names both ids
+
+    reset(driver, "neo4j")
+    _write(driver, [openalex.build_rows(first)], [openalex.build_rows(second)])
+    assert len(_one(driver, "MATCH (i:Institution) RETURN i.id")) == 2
+    _write(driver, [openalex.build_rows(both)])
+    (survivor,) = _one(driver, "MATCH (i:Institution) RETURN i.id AS id, i.openalex_id AS oa, i.ror AS ror")
+    assert (survivor["oa"], survivor["ror"]) == (
+        institution["id"].rsplit("/", 1)[-1],
+        institution["ror"].rsplit("/", 1)[-1],
+    )
+    stated = _one(
+        driver,
+        "MATCH (p:Paper)-[s:STATES_AFFILIATION]->(i:Institution) RETURN p.openalex_id AS paper, i.id AS i, "
+        "s.authors AS authors ORDER BY paper",
+    )
+    ids = sorted(w["id"].rsplit("/", 1)[-1] for w in (first, second))
+    assert stated == [{"paper": pid, "i": survivor["id"], "authors": 1} for pid in ids]
+    listed = _one(driver, "MATCH ()-[a:AUTHORED]->() UNWIND a.institution_ids AS i RETURN DISTINCT i")
+    assert listed == [{"i": survivor["id"]}]
+
+
 def test_the_mearman_search_page(driver: Driver) -> None:
     page = _entities("openalex", "authors", "search_mearman.json")
     reset(driver, "neo4j")

@@ -156,6 +156,27 @@ def test_authorship_positions_ranks_and_institutions(openalex_graph: Driver, raw
     assert [(r["id"], r["rank"], r["pos"], r["raw"], r["insts"]) for r in records] == expected
 
 
+def test_papers_state_the_institutions_of_their_authorships(openalex_graph: Driver, raw: dict) -> None:
+    """STATES_AFFILIATION: each work to every institution one of its authorships names, with how many of
+    its authors name it, as the raw JSON's newest version of the work says."""
+    expected: set[tuple[str, str, int]] = set()
+    for wid, work in raw["works"].items():
+        stating: dict[str, set[str]] = {}
+        for rank, a in enumerate(work["authorships"]):
+            author = _short(a["author"]["id"]) if a["author"].get("id") else f"slot {rank}"
+            for institution in a.get("institutions") or []:
+                if institution.get("id"):
+                    stating.setdefault(_short(institution["id"]), set()).add(author)
+        expected |= {(wid, iid, len(authors)) for iid, authors in stating.items()}
+    records, _, _ = openalex_graph.execute_query(
+        "MATCH (p:Paper)-[s:STATES_AFFILIATION]->(i:Institution) "
+        "RETURN p.openalex_id AS w, i.openalex_id AS i, s.authors AS n",
+        routing_="r",
+    )
+    assert {(r["w"], r["i"], r["n"]) for r in records} == expected
+    assert any(n > 1 for _, _, n in expected)  # some papers have several authors at one institution
+
+
 def test_null_titles_and_abstracts_load(openalex_graph: Driver, raw: dict) -> None:
     untitled = sorted(wid for wid, w in raw["works"].items() if not w.get("display_name"))
     assert len(untitled) == 3
