@@ -184,8 +184,8 @@ def test_sixteen_clients_while_neo4j_stops_and_starts(scratch: Settings) -> None
             thread.start()
         try:
             time.sleep(2)
-            down = time.monotonic()
-            local_server.stop(scratch)
+            local_server.stop(scratch)  # requests begun while it shuts down may still be answered
+            down = time.monotonic()  # from here the database is certainly down
             time.sleep(3)
             local_server.start(scratch, echo=lambda _m: None)
             asyncio.run(warm_up(scratch))  # as `weft neo4j start` does before it returns
