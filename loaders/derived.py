@@ -79,6 +79,13 @@ def recompute(
 
 _CITES = (derive.CLEAR_CITES_OUT, derive.BUILD_CITES_OUT, derive.BUILD_CITES_IN)
 _STATED = (derive.CLEAR_STATED, derive.BUILD_STATED)
+
+
+def restate(tx: ManagedTransaction, paper_ids: list[str]) -> None:
+    """Rebuild the STATES_AFFILIATION edges of `paper_ids` within `tx` (after their institution ids changed)."""
+    _run_all(tx, _STATED, paper_ids)
+
+
 _AFFILIATED = (derive.CLEAR_AFFILIATED, derive.BUILD_AFFILIATED)
 
 

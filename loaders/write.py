@@ -21,9 +21,9 @@ from neo4j import Driver, ManagedTransaction
 from weft.graph.driver import translated_errors
 from weft.graph.identity.ids import aliases, canonical_keys, key_property, node_id
 from weft.graph.sources import SOURCE_PRIORITY
-from weft.loaders.derived import DEFAULT_LIMITS, PairLimits, recompute
+from weft.loaders.derived import DEFAULT_LIMITS, PairLimits, recompute, restate
 from weft.loaders.rows import ATTACH, REL_ENDS, NodeRow, RecordRows, RejectedRecord, RelRow
-from weft.queries import derive, load_nodes, load_rels
+from weft.queries import load_nodes, load_rels
 
 LABEL_ORDER = ("Institution", "Category", "Researcher", "Paper")
 _LOOKUP: dict[str, LiteralString] = {
@@ -380,8 +380,7 @@ def _merge_and_rename(
         tx.run(_RENAME[label], renames=survivor_renames).consume()
     for rename in renames if label == "Institution" else []:  # one at a time: they may share edges
         papers = [rec["paper"] for rec in tx.run(load_nodes.REWRITE_INSTITUTION_IDS, renames=[rename])]
-        for statement in (derive.CLEAR_STATED, derive.BUILD_STATED):  # the papers now state the survivor
-            tx.run(statement, ids=papers).consume()
+        restate(tx, papers)  # the papers now state the survivor
     return touched
 
 

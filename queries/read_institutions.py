@@ -118,12 +118,12 @@ ROSTER_PAGES: LiteralString = (
 # of the paper names it), most such papers first: co-publications, the usual measure of institutional
 # collaboration, and bounded by the institution's own papers (each states a handful of institutions).
 # (A paper has one STATES_AFFILIATION per institution, so the pattern's two differ and j is never k.)
-# The body of a `CALL (k) { … }`: found [{institution (node), id, weight (shared papers), shared (them)}].
+# The body of a `CALL (k) { … }`: found [{institution (node), weight (shared papers), shared (them)}].
 _COLLABORATORS_OF_K: LiteralString = """
   MATCH (:Institution {id: k.id})<-[:STATES_AFFILIATION]-(p:Paper)-[:STATES_AFFILIATION]->(j)
   WITH j, collect(p) AS shared
   ORDER BY size(shared) DESC, j.name, j.id
-  RETURN collect({institution: j, id: j.id, weight: size(shared), shared: shared}) AS found
+  RETURN collect({institution: j, weight: size(shared), shared: shared}) AS found
 """
 
 # Rows k.skip..k.end of the collaborators' `found`, each institution as its properties, and when
@@ -131,7 +131,7 @@ _COLLABORATORS_OF_K: LiteralString = """
 _COLLABORATOR_ROWS: LiteralString = lean("""[x IN found[k.skip..k.end] |
   {institution: head([one IN [x.institution] | one {.*}]), weight: x.weight,
    researchers: CASE WHEN k.researchers THEN COUNT {
-     WITH x.id AS jid, x.shared AS shared
+     WITH x.institution.id AS jid, x.shared AS shared
      UNWIND shared AS p
      MATCH (p)<-[au:AUTHORED]-(r:Researcher) WHERE jid IN au.institution_ids
      RETURN DISTINCT r } END}]""")

@@ -175,9 +175,14 @@ class Institution(NamedEntity):
         after: After = None,
     ) -> Connection[CollaboratingInstitution]:
         page = window(first, after)
-        counted = Selection.of(info).at("edges", "node").asks("researchers")
+        counted = _counts_researchers(Selection.of(info))
         found = await info.context.data.collaborators.load((self.id, page.skip, page.limit, counted))
         return connection(found, page, CollaboratingInstitution.from_record)
+
+
+def _counts_researchers(collaborators: Selection) -> bool:
+    """Whether a `collaborators` selection asks each row's `researchers` (part of its DataLoader key)."""
+    return collaborators.at("edges", "node").asks("researchers")
 
 
 def _window(asked: AskedField) -> Window | None:
@@ -208,7 +213,7 @@ def fold_institution(sel: Selection) -> InstitutionParts:
         else (
             collaborators_window.skip,
             collaborators_window.limit,
-            collaborators.selection.at("edges", "node").asks("researchers"),
+            _counts_researchers(collaborators.selection),
         ),
     )
 
