@@ -12,8 +12,13 @@ from typing import LiteralString
 #    loses to papers that both other rankings place mid-list (a title search would miss its own paper).
 #  * semantic: the $k papers whose vectors are nearest to $vector (null: no semantic ranking), by cosine
 #    recomputed from the stored vectors (the index's own scores are approximate: it quantises the vectors).
-# Papers in either ranking must pass the filter ($year_from, $year_to, $categories; null: no filter).
-# Returns total, page [{kind, score, keyword_score, semantic_score, all_terms, node}].
+# Known item (only when $title is not null): papers whose title equals the query $title once both are
+# normalised (lower case, every character but a letter or digit a space, words compared) come before all
+# others, in fused order among themselves (title_match; they add nothing to the score). Candidates are the
+# best $title_cap hits of the paper index for the phrase $title_phrase in the title field: an exact title
+# is the shortest that holds the phrase, so it scores at the top.
+# Papers in any ranking must pass the filter ($year_from, $year_to, $categories; null: no filter).
+# Returns total, page [{kind, score, keyword_score, semantic_score, all_terms, title_match, node}].
 SEARCH_PAGE: LiteralString = """
 CALL () {
   UNWIND $indexes AS index_name
@@ -41,22 +46,37 @@ CALL () {
   WITH p, max(2 * vector.similarity.cosine(node.vector, vector) - 1) AS cosine ORDER BY cosine DESC, p.id
   RETURN collect({node: p, cosine: cosine}) AS semantic
 }
-WITH keyword, semantic,
+CALL () {
+  WITH $title AS title WHERE title IS NOT NULL
+  WITH [w IN split(reduce(s = '', c IN split(toLower(title), '') |
+         s + CASE WHEN c =~ '[\\p{L}\\p{N}]' THEN c ELSE ' ' END), ' ') WHERE w <> ''] AS wanted
+  CALL db.index.fulltext.queryNodes('paper_text', $title_phrase, {limit: $title_cap}) YIELD node
+  WITH node, wanted
+  WHERE [w IN split(reduce(s = '', c IN split(toLower(node.title), '') |
+          s + CASE WHEN c =~ '[\\p{L}\\p{N}]' THEN c ELSE ' ' END), ' ') WHERE w <> ''] = wanted
+    AND ($year_from IS NULL OR node.year >= $year_from) AND ($year_to IS NULL OR node.year <= $year_to)
+    AND ($categories IS NULL OR EXISTS { MATCH (node)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN $categories })
+  RETURN collect(node) AS titled
+}
+WITH keyword, semantic, titled,
      CASE WHEN $vector IS NULL THEN [] ELSE [x IN keyword WHERE x.all_terms] END AS every_word
 UNWIND [i IN range(0, size(keyword) - 1) | {kind: keyword[i].kind, node: keyword[i].node, rank: i + 1,
           keyword_score: keyword[i].score, all_terms: keyword[i].all_terms}]
      + [i IN range(0, size(every_word) - 1) | {kind: every_word[i].kind, node: every_word[i].node, rank: i + 1}]
      + [i IN range(0, size(semantic) - 1) | {kind: 'paper_text', node: semantic[i].node, rank: i + 1,
-          semantic_score: semantic[i].cosine}] AS hit
+          semantic_score: semantic[i].cosine}]
+     + [t IN titled | {kind: 'paper_text', node: t, title_match: true}] AS hit
 WITH hit.kind AS kind, hit.node AS node, sum(1.0 / ($rrf_k + hit.rank)) AS score,
      max(hit.keyword_score) AS keyword_score, max(hit.semantic_score) AS semantic_score,
-     collect(hit.all_terms)[0] AS all_terms
-ORDER BY score DESC, node.id
+     collect(hit.all_terms)[0] AS all_terms, coalesce(max(hit.title_match), false) AS title_match
+ORDER BY title_match DESC, score DESC, node.id
 WITH collect({kind: kind, node: node, score: score, keyword_score: keyword_score, semantic_score: semantic_score,
-              all_terms: all_terms}) AS found
+              all_terms: all_terms, title_match: title_match}) AS found
 RETURN size(found) AS total,
        [x IN found[$skip..$end] | {kind: x.kind, score: x.score, keyword_score: x.keyword_score,
-        semantic_score: x.semantic_score, all_terms: x.all_terms, node: properties(x.node)}] AS page
+        semantic_score: x.semantic_score, all_terms: x.all_terms,
+        title_match: CASE WHEN $title IS NOT NULL AND x.kind = 'paper_text' THEN x.title_match END,
+        node: properties(x.node)}] AS page
 """
 
 # Up to $limit completions for the escaped prefix query $query across $indexes: kind, id, label, score.

@@ -27,6 +27,8 @@ MAX_SEMANTIC_HITS = 1000
 """Papers asked of the vector index when a paper filter is set (the filter applies to the nearest found)."""
 RRF_K = 60
 """Reciprocal rank fusion's constant: a hit scores sum(1 / (RRF_K + rank)) over the rankings it is in."""
+TITLE_CANDIDATES = 100
+"""Papers holding the query as a phrase in their title that HYBRID checks for an exact title (known item)."""
 
 
 def check_text(text: str, argument: str) -> None:
@@ -86,6 +88,53 @@ async def query_vector(text: str) -> list[float]:
     return await asyncio.to_thread(lambda: embedder().embed_one(text))
 
 
+def search_params(
+    text: str,
+    kinds: list[str],
+    skip: int,
+    limit: int,
+    mode: str,
+    filters: PaperFilters,
+    vector: list[float] | None,
+) -> dict[str, object]:
+    """The parameters of `SEARCH_PAGE` for one page of `text`'s hits (`vector`: the query's, None without a
+    semantic ranking); bench/vector_scale.py times the query with exactly these."""
+    every, any_word = keyword_queries(text)
+    if filters.active:
+        kinds = [k for k in kinds if k == "PAPER"]
+    # Known-item search: a user who pastes a title wants that paper. An equal title is categorical evidence, not
+    # one more vote: as a fourth RRF ranking it would add at most 1/61, and where the paper lands would still
+    # depend on how much the other rankings like other papers; so HYBRID puts such papers first, as a tier.
+    known_item = mode == "HYBRID" and "PAPER" in kinds
+    return {
+        "indexes": [INDEX_OF[k] for k in kinds] if mode != "SEMANTIC" else [],
+        "all": every,
+        "any": any_word,
+        "cap": FILTERED_KEYWORD_HITS if filters.active else KEYWORD_HITS,
+        "vector": vector,
+        "k": MAX_SEMANTIC_HITS if filters.active else min(max(SEMANTIC_HITS, skip + limit), MAX_SEMANTIC_HITS),
+        "rrf_k": RRF_K,
+        "year_from": filters.year_from,
+        "year_to": filters.year_to,
+        "categories": filters.categories,
+        "title": text if known_item else None,
+        "title_phrase": title_phrase(text) if known_item else None,
+        "title_cap": TITLE_CANDIDATES,
+        "skip": skip,
+        "end": skip + limit,
+    }
+
+
+def title_phrase(text: str) -> str:
+    """A full-text query for `text` as one phrase in papers' title field (only `\\` and `"` are special in it)."""
+    return 'title:"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def wants_vector(kinds: list[str], mode: str) -> bool:
+    """Whether a search in `mode` over `kinds` has a semantic ranking (so the query must be embedded)."""
+    return mode != "KEYWORD" and "PAPER" in kinds
+
+
 async def search_page(
     reader: GraphReader,
     text: str,
@@ -95,32 +144,19 @@ async def search_page(
     mode: str = "HYBRID",
     filters: PaperFilters | None = None,
 ) -> Page:
-    """Hits `{kind, score, keyword_score, semantic_score, all_terms, node}` for `text`, best first.
+    """Hits `{kind, score, keyword_score, semantic_score, all_terms, title_match, node}` for `text`, best first.
 
     `mode` KEYWORD ranks by full-text relevance (any word matches; hits with every word first), SEMANTIC by
-    the cosine of the papers' vectors to the query's, HYBRID fuses both by reciprocal rank fusion (`RRF_K`).
+    the cosine of the papers' vectors to the query's, HYBRID fuses both by reciprocal rank fusion (`RRF_K`)
+    after the papers whose title is the query (`title_match`, known-item search).
     """
     check_text(text, "query")
     filters = filters or PaperFilters()
-    every, any_word = keyword_queries(text)
+    keyword_queries(text)  # InvalidInput before the query is embedded
     if filters.active:
         kinds = [k for k in kinds if k == "PAPER"]
-    indexes = [INDEX_OF[k] for k in kinds] if mode != "SEMANTIC" else []
-    semantic = mode != "KEYWORD" and "PAPER" in kinds
-    params = {
-        "indexes": indexes,
-        "all": every,
-        "any": any_word,
-        "cap": FILTERED_KEYWORD_HITS if filters.active else KEYWORD_HITS,
-        "vector": await query_vector(text) if semantic else None,
-        "k": MAX_SEMANTIC_HITS if filters.active else min(max(SEMANTIC_HITS, skip + limit), MAX_SEMANTIC_HITS),
-        "rrf_k": RRF_K,
-        "year_from": filters.year_from,
-        "year_to": filters.year_to,
-        "categories": filters.categories,
-        "skip": skip,
-        "end": skip + limit,
-    }
+    vector = await query_vector(text) if wants_vector(kinds, mode) else None
+    params = search_params(text, kinds, skip, limit, mode, filters, vector)
     try:
         row = await reader.one(q.SEARCH_PAGE, params, "searching")
     except InvalidInput as exc:

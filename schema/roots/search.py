@@ -36,7 +36,8 @@ class SearchQuery:
     @strawberry.field(
         description="Search papers (title and abstract), researchers and institutions (names), best first. "
         "KEYWORD matches words, SEMANTIC meaning (papers' sentence vectors, made by `weft embed`), HYBRID (the "
-        "default) fuses both rankings by reciprocal rank fusion. Papers without a vector are found by words only."
+        "default) fuses both rankings by reciprocal rank fusion, after the papers whose title is the query "
+        "(`titleMatch`). Papers without a vector are found by words only."
     )
     async def search(
         self,

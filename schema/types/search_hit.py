@@ -18,8 +18,9 @@ SearchNode = Annotated[
 class SearchHit:
     kind: SearchType = strawberry.field(description="What kind of node was found.")
     score: float = strawberry.field(
-        description="What hits are ordered by (higher is better): the reciprocal-rank-fusion score, the sum of "
-        "1/(60 + rank) over the rankings (keyword, semantic) the hit is in; see `keywordScore`, `semanticScore`."
+        description="What hits are ordered by (higher is better), after `titleMatch` in HYBRID: the "
+        "reciprocal-rank-fusion score, the sum of 1/(60 + rank) over the rankings (keyword, semantic) the hit is in; "
+        "see `keywordScore`, `semanticScore`."
     )
     keyword_score: float | None = strawberry.field(
         description="Lucene relevance in the keyword ranking; null when the keyword ranking did not find it."
@@ -32,11 +33,15 @@ class SearchHit:
         description="True when the hit contains every word of the query (such hits lead the keyword ranking); "
         "null when only the semantic ranking found it."
     )
+    title_match: bool | None = strawberry.field(
+        description="HYBRID only, papers only: true when the paper's title is the query, ignoring case, punctuation "
+        "and spacing (known-item search: such papers come first, whatever their `score`); null in other modes."
+    )
     node: SearchNode = strawberry.field(description="The paper, researcher or institution found.")
 
     @classmethod
     def from_record(cls, row: dict[str, Any]) -> SearchHit:
-        """From a `{kind, score, keyword_score, semantic_score, all_terms, node}` row."""
+        """From a `{kind, score, keyword_score, semantic_score, all_terms, title_match, node}` row."""
         from weft.schema.types.institution import Institution
         from weft.schema.types.paper import Paper
         from weft.schema.types.researcher import Researcher
@@ -49,5 +54,6 @@ class SearchHit:
             keyword_score=row.get("keyword_score"),
             semantic_score=row.get("semantic_score"),
             matched_all_terms=row.get("all_terms"),
+            title_match=row.get("title_match"),
             node=entity[kind].from_record(row["node"]),
         )

@@ -22,5 +22,6 @@ class SearchMode(Enum):
         "HYBRID",
         description="Words and meaning fused by reciprocal rank fusion: a hit scores the sum of 1/(60 + rank) over "
         "the rankings it appears in (KEYWORD's, its hits with every word, and SEMANTIC's), so what both find "
-        "rises to the top.",
+        "rises to the top. Papers whose title is the query (ignoring case, punctuation and spacing) come first "
+        "(`titleMatch`): a pasted title finds its paper.",
     )

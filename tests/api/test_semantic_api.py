@@ -34,7 +34,7 @@ SEARCH = """query($q: String!, $mode: SearchMode!, $first: Int! = 20, $after: St
   search(query: $q, mode: $mode, first: $first, after: $after, types: $types, category: $category,
          yearFrom: $yearFrom, yearTo: $yearTo) {
     totalCount pageInfo { hasNextPage endCursor }
-    edges { node { kind score keywordScore semanticScore matchedAllTerms
+    edges { node { kind score keywordScore semanticScore matchedAllTerms titleMatch
       node { __typename ... on Paper { id year ids { source id } } ... on Researcher { id } ... on Institution { id } }
     } } } }"""
 
@@ -175,23 +175,81 @@ def openalex(hit: dict) -> str:
     return next(i["id"] for i in hit["node"]["ids"] if i["source"] == "openalex")
 
 
-def test_hybrid_is_the_reciprocal_rank_fusion_of_words_every_word_and_meaning(client: GraphQLClient) -> None:
-    query = "malaria drug resistance"  # 6 of the slice's works have every word, 75 some
+def title_key(title: str | None) -> list[str]:
+    """A title's words for known-item search: lower case, split at everything but letters and digits."""
+    return re.findall(r"[^\W_]+", (title or "").lower())
+
+
+def titled(query: str, years: tuple[int, int] | None = None) -> set[str]:
+    """OpenAlex ids of the slice's works whose title is `query` up to case, punctuation and spacing (from the raw
+    JSON), published within `years` when given."""
+    return {
+        w
+        for w, work in raw_works().items()
+        if title_key(work.get("title")) == title_key(query)
+        and (years is None or years[0] <= work["publication_year"] <= years[1])
+    }
+
+
+@pytest.mark.parametrize("query", ["malaria drug resistance", "Malaria"])
+def test_hybrid_is_the_reciprocal_rank_fusion_of_words_every_word_and_meaning(
+    client: GraphQLClient, brute: Brute, query: str
+) -> None:
+    """HYBRID recomputed from the other modes' rankings and the raw titles: papers titled as the query first
+    (three works are titled `Malaria`; none `malaria drug resistance`), then by fused score."""
     keyword = every_hit(client, query, "KEYWORD")
     rankings = [keyword, [h for h in keyword if h["matchedAllTerms"]], every_hit(client, query, "SEMANTIC")]
-    every = set.intersection(*(word_matches(raw_works(), w) for w in query.split()))
+    every = set.intersection(*(word_matches(raw_works(), w.lower()) for w in query.split()))
     assert len(every) == len(rankings[1]) > 0, "the second ranking is the works with every word"
     fused: dict[str, float] = {}
     for ranking in rankings:
         for rank, hit in enumerate(ranking, start=1):
             fused[hit["node"]["id"]] = fused.get(hit["node"]["id"], 0.0) + 1.0 / (RRF_K + rank)
-    want = sorted(fused.items(), key=lambda kv: (-round(kv[1], 9), kv[0]))
+    known = {pid for pid, w in brute.openalex.items() if w in titled(query)}
+    assert len(known) == (3 if query == "Malaria" else 0) and known <= set(fused)
+    want = sorted(fused.items(), key=lambda kv: (kv[0] not in known, -round(kv[1], 9), kv[0]))
     page = hits(client, query, "HYBRID", first=30, types=["PAPER"])
     assert page["totalCount"] == len(fused)
     assert paper_ids(page) == [pid for pid, _ in want[:30]]
     assert np.allclose([e["node"]["score"] for e in page["edges"]], [s for _, s in want[:30]])
+    assert [e["node"]["titleMatch"] for e in page["edges"]] == [pid in known for pid, _ in want[:30]]
     both = [e for e in page["edges"] if None not in (e["node"]["keywordScore"], e["node"]["semanticScore"])]
     assert both, "hits both rankings found carry both scores"
+
+
+@pytest.mark.parametrize(
+    ("query", "titles"),
+    [
+        ("MALARIA.", {"Malaria", "Malaria."}),  # three works
+        ("cancer statistics 2023", {"Cancer statistics, 2023"}),  # not "Cancer statistics, 2024"
+        ("tractatus logico philosophicus", {"Tractatus Logico-Philosophicus"}),
+        ("  science ", {"Science"}),
+    ],
+)
+def test_a_pasted_title_finds_its_paper_first(client: GraphQLClient, query: str, titles: set[str]) -> None:
+    """Known-item search: HYBRID puts the papers whose title is the query (case, punctuation and spacing aside)
+    first; KEYWORD, the plain full-text baseline, and SEMANTIC do not look at titles (titleMatch null)."""
+    known = titled(query)
+    assert known and {raw_works()[w]["title"] for w in known} == titles
+    page = hits(client, query, "HYBRID", first=10, types=["PAPER"])
+    found = [openalex(e["node"]) for e in page["edges"]]
+    assert set(found[: len(known)]) == known
+    assert [e["node"]["titleMatch"] for e in page["edges"]] == [w in known for w in found]
+    for mode in ("KEYWORD", "SEMANTIC"):
+        assert {e["node"]["titleMatch"] for e in hits(client, query, mode, first=10)["edges"]} == {None}
+    everyone = hits(client, query, "HYBRID", first=10)  # researchers and institutions too: papers titled so lead
+    assert {openalex(e["node"]) for e in everyone["edges"][: len(known)]} == known
+
+
+def test_a_known_item_outside_the_filter_is_left_out(client: GraphQLClient) -> None:
+    years = {raw_works()[w]["publication_year"] for w in titled("Malaria")}
+    window = (min(years), min(years))  # the oldest `Malaria` paper's year: only the ones of that year remain
+    inside = titled("Malaria", window)
+    assert 0 < len(inside) < 3
+    page = hits(client, "malaria", "HYBRID", first=10, yearFrom=window[0], yearTo=window[1])
+    found = [openalex(e["node"]) for e in page["edges"]]
+    assert set(found[: len(inside)]) == inside
+    assert [e["node"]["titleMatch"] for e in page["edges"]] == [w in inside for w in found]
 
 
 def test_filters_apply_to_every_mode(client: GraphQLClient, graph: Driver, brute: Brute) -> None:
