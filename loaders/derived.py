@@ -10,6 +10,7 @@ load's work with what it touched.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any, LiteralString
 
@@ -24,6 +25,9 @@ from weft.loaders.claims import plan_claims
 from weft.queries import derive, load_claims
 
 DERIVE_CHUNK = 500
+# Touched papers whose co-author pairs are gathered at once: a pair met on several is recounted once
+# per gathering, and memory holds one gathering's pairs (~20 per paper on real data).
+PAIR_PAPERS = 5000
 SAME_NAME_BUCKET_LIMIT = Settings.same_name_max_bucket
 Progress = Callable[[str, int, int], None]
 
@@ -52,15 +56,23 @@ def recompute(
     researchers: set[str],
     progress: Progress | None = None,
     limits: PairLimits = DEFAULT_LIMITS,
+    moved: set[str] | None = None,
+    created: AbstractSet[str] = frozenset(),
 ) -> int:
     """Claims, then CITES, STATES_AFFILIATION, AFFILIATED_WITH, COAUTHORED_WITH and SAME_NAME_AS for the touched ids;
     returns the bumped data_version. `progress(step, done, total)` hears each chunk done.
 
-    Co-author pairs are recomputed also for every author of a touched paper (its author count may
-    have crossed `limits.max_authors`)."""
+    Co-author pairs: a paper new in this load (`created`) is added to its pairs' weights; every pair of
+    a `moved` researcher (one whose authorships moved: merged, renamed, released, claimed; None means
+    all of `researchers`) is recomputed whole; the pairs that meet on another touched paper are
+    recounted. So a load adding a paper to a prolific researcher costs that paper's pairs, not the
+    researcher's history."""
     researchers = set(researchers)
+    moved = set(researchers) if moved is None else set(moved)
     with translated_errors("claiming id-less authors"), driver.session(database=database) as session:
-        researchers |= _claim(session, sorted(papers), progress)
+        claimed = _claim(session, sorted(papers), progress)
+    researchers |= claimed
+    moved |= claimed
     paper_ids, researcher_ids = sorted(papers), sorted(researchers)
     with translated_errors("recomputing derived relationships"), driver.session(database=database) as session:
         for done, chunk in _chunks(paper_ids):
@@ -72,7 +84,14 @@ def recompute(
         for done, chunk in _chunks(researcher_ids):
             session.execute_write(_run_all, _AFFILIATED, chunk)
             _report(progress, "affiliations", done, len(researcher_ids))
-        _coauthors(session, _with_authors(session, paper_ids, researchers), limits.max_authors, progress)
+        fresh = sorted(set(paper_ids) & created)
+        for done, chunk in _chunks(fresh):  # first: the recounts below are exact whatever they find
+            session.execute_write(
+                _write, derive.ADD_NEW_PAPER_PAIRS, ids=chunk, skip=sorted(moved), max_authors=limits.max_authors
+            )
+            _report(progress, "co-authorships", done, len(fresh))
+        _coauthors(session, sorted(moved), limits.max_authors, progress)
+        _paper_pairs(session, sorted(set(paper_ids) - created), moved, limits.max_authors, progress)
         _same_names(session, researcher_ids, limits.same_name_bucket, progress)
     return bump_data_version(driver, database)
 
@@ -89,10 +108,10 @@ def restate(tx: ManagedTransaction, paper_ids: list[str]) -> None:
 _AFFILIATED = (derive.CLEAR_AFFILIATED, derive.BUILD_AFFILIATED)
 
 
-def _chunks(ids: list[str]) -> Iterator[tuple[int, list[str]]]:
-    """(ids done once this chunk is, chunk) for chunks of DERIVE_CHUNK ids."""
-    for start in range(0, len(ids), DERIVE_CHUNK):
-        chunk = ids[start : start + DERIVE_CHUNK]
+def _chunks(ids: list[str], size: int = DERIVE_CHUNK) -> Iterator[tuple[int, list[str]]]:
+    """(ids done once this chunk is, chunk) for chunks of `size` ids."""
+    for start in range(0, len(ids), size):
+        chunk = ids[start : start + size]
         yield start + len(chunk), chunk
 
 
@@ -111,12 +130,52 @@ def _claim(session: Session, papers: list[str], progress: Progress | None) -> se
     return touched
 
 
-def _with_authors(session: Session, papers: list[str], researchers: set[str]) -> list[str]:
-    """The touched researchers and every author of a touched paper, sorted."""
-    found = set(researchers)
-    for _, chunk in _chunks(papers):
-        found.update(session.execute_read(_column, derive.PAPER_AUTHORS, "id", chunk))
-    return sorted(found)
+def _paper_pairs(
+    session: Session, papers: list[str], skip: set[str], max_authors: int, progress: Progress | None
+) -> None:
+    """Recount the co-author pairs that meet on the given papers, all in the graph before this load
+    (pairs with a researcher in `skip` were recomputed whole already): all pairs of a paper of at most
+    `max_authors` authors, each from the end with fewer papers, and the linked pairs of a larger one
+    (it may have counted for them before it grew)."""
+    for done, chunk in _chunks(papers, PAIR_PAPERS):
+        lists = session.execute_read(_records, derive.PAPER_AUTHOR_LISTS, ids=chunk, max_authors=max_authors)
+        rows = partner_rows([row["authors"] for row in lists], skip)
+        for start in range(0, len(rows), DERIVE_CHUNK):
+            batch = rows[start : start + DERIVE_CHUNK]
+            session.execute_write(_write, derive.RECOUNT_PARTNERS, rows=batch, max_authors=max_authors)
+        large = [row["paper"] for row in lists if row["large"]]
+        linked = session.execute_read(_records, derive.LINKED_AUTHOR_PAIRS, ids=large) if large else []
+        pairs = [p for p in linked if p["a"] not in skip and p["b"] not in skip]
+        for start in range(0, len(pairs), DERIVE_CHUNK):
+            batch = pairs[start : start + DERIVE_CHUNK]
+            session.execute_write(_write, derive.RECOUNT_COAUTHORED, pairs=batch, max_authors=max_authors)
+        _report(progress, "co-authorships", done, len(papers))
+
+
+def partner_rows(
+    author_lists: list[list[dict[str, Any]]], skip: AbstractSet[str] = frozenset()
+) -> list[dict[str, Any]]:
+    """Rows {id, partners} covering each pair of authors listed together once, from the end with
+    fewer papers (ties: the smaller id), so a prolific researcher's history is walked only for pairs
+    no lighter co-author can count; pairs with a researcher in `skip` are left out. Sorted.
+
+    >>> lists = [[{"id": "r1", "papers": 900}, {"id": "r2", "papers": 3}, {"id": "r3", "papers": 3}]]
+    >>> partner_rows(lists)
+    [{'id': 'r2', 'partners': ['r1', 'r3']}, {'id': 'r3', 'partners': ['r1']}]
+    >>> partner_rows(lists, skip={"r2"})
+    [{'id': 'r3', 'partners': ['r1']}]
+    """
+    partners: dict[str, set[str]] = {}
+    for authors in author_lists:
+        team = sorted({(a["papers"], a["id"]) for a in authors if a["id"] not in skip})
+        for i, (_, lighter) in enumerate(team):
+            for _, heavier in team[i + 1 :]:
+                partners.setdefault(lighter, set()).add(heavier)
+    return [{"id": rid, "partners": sorted(ids)} for rid, ids in sorted(partners.items())]
+
+
+def _write(tx: ManagedTransaction, query: LiteralString, **params: Any) -> None:
+    tx.run(query, **params).consume()
 
 
 def _coauthors(session: Session, ids: list[str], max_authors: int, progress: Progress | None) -> None:
@@ -153,7 +212,10 @@ def _same_names(session: Session, touched: list[str], cap: int, progress: Progre
         ids = sorted({m["id"] for m in members if m["name_key"] not in crowded})
         linked = {(r["a"], r["b"]) for r in session.execute_read(_records, derive.SAME_NAME_LINKS, ids=ids)}
         pairs = [p for p in same_name_pairs(members, cap) if (p["a"], p["b"]) not in linked]
-        session.execute_write(_same_name_tx, sorted(crowded), pairs)
+        facts: dict[str, dict[str, Any]] = {}
+        for _, ids_chunk in _chunks(sorted({p["a"] for p in pairs} | {p["b"] for p in pairs})):
+            facts.update((f["id"], f) for f in session.execute_read(_records, derive.SAME_NAME_FACTS, ids=ids_chunk))
+        session.execute_write(_same_name_tx, sorted(crowded), same_name_rows(pairs, facts))
         _report(progress, "same-name candidates", done, len(ordered))
 
 
@@ -189,6 +251,47 @@ def same_name_pairs(members: list[dict[str, Any]], bucket_limit: int = SAME_NAME
     return pairs
 
 
+def same_name_rows(pairs: list[dict[str, str]], facts: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """SAME_NAME_AS rows for `pairs` from each researcher's facts (derive.SAME_NAME_FACTS): shared
+    co-authors and institutions, overlapping active years and the evidence lines, as the bulk path's
+    SQL states them (loaders/bulk/sql.SAME_NAME).
+
+    >>> a = dict(name_key="li w", coauthors=["c1", "c2"], institutions=["i1"], papers=["p1"], first_year=2001,
+    ...          last_year=2010)
+    >>> b = dict(name_key="li w", coauthors=["c2"], institutions=["i2"], papers=["p1", "p2"], first_year=2009,
+    ...          last_year=2020)
+    >>> same_name_rows([{"a": "r1", "b": "r2"}], {"r1": a, "r2": b})[0]["evidence"]
+    ['same name key: li w', 'shared co-authors: 1', 'overlapping years: 2', 'listed together on 1 paper(s)']
+    """
+    rows: list[dict[str, Any]] = []
+    for pair in pairs:
+        a, b = facts.get(pair["a"]), facts.get(pair["b"])
+        if a is None or b is None:
+            continue  # gone since the bucket was read
+        coauthors = len(set(a["coauthors"]) & set(b["coauthors"]))
+        institutions = len(set(a["institutions"]) & set(b["institutions"]))
+        papers = len(set(a["papers"]) & set(b["papers"]))
+        overlap = 0
+        if a["first_year"] is not None and b["first_year"] is not None:
+            overlap = max(0, min(a["last_year"], b["last_year"]) - max(a["first_year"], b["first_year"]) + 1)
+        evidence = [f"same name key: {a['name_key']}"]
+        evidence += [f"shared co-authors: {coauthors}"] if coauthors else []
+        evidence += [f"shared institutions: {institutions}"] if institutions else []
+        evidence += [f"overlapping years: {overlap}"] if overlap else []
+        evidence += [f"listed together on {papers} paper(s)"] if papers else []
+        rows.append(
+            {
+                "a": pair["a"],
+                "b": pair["b"],
+                "shared_coauthors": coauthors,
+                "shared_institutions": institutions,
+                "overlapping_years": overlap,
+                "evidence": evidence,
+            }
+        )
+    return rows
+
+
 def _column(tx: ManagedTransaction, query: LiteralString, column: str, ids: list[str]) -> list[Any]:
     return [rec[column] for rec in tx.run(query, ids=ids)]
 
@@ -197,11 +300,11 @@ def _records(tx: ManagedTransaction, query: LiteralString, **params: Any) -> lis
     return [rec.data() for rec in tx.run(query, **params)]
 
 
-def _same_name_tx(tx: ManagedTransaction, crowded: list[str], pairs: list[dict[str, str]]) -> None:
+def _same_name_tx(tx: ManagedTransaction, crowded: list[str], rows: list[dict[str, Any]]) -> None:
     if crowded:
         tx.run(derive.CLEAR_SAME_NAME_BUCKETS, keys=crowded).consume()
-    for start in range(0, len(pairs), 5000):
-        tx.run(derive.BUILD_SAME_NAME, pairs=pairs[start : start + 5000]).consume()
+    for start in range(0, len(rows), 5000):
+        tx.run(derive.WRITE_SAME_NAME, rows=rows[start : start + 5000]).consume()
 
 
 def _claim_tx(tx: ManagedTransaction, papers: list[str]) -> list[dict[str, Any]]:

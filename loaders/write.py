@@ -127,6 +127,8 @@ class BatchOutcome:
     warnings: list[str]
     papers: set[str]
     researchers: set[str]
+    moved: set[str] = field(default_factory=set[str])  # researchers whose authorships moved (derived.recompute)
+    created: set[str] = field(default_factory=set[str])  # papers new in this batch
 
 
 class GraphWriter:
@@ -138,6 +140,8 @@ class GraphWriter:
         self.limits = limits
         self.touched_papers: set[str] = set()
         self.touched_researchers: set[str] = set()
+        self.moved_researchers: set[str] = set()
+        self.created_papers: set[str] = set()
         self.batches = 0
 
     def write(self, records: list[RecordRows]) -> BatchOutcome:
@@ -146,6 +150,8 @@ class GraphWriter:
             outcome = session.execute_write(_write_batch, records)
         self.touched_papers |= outcome.papers
         self.touched_researchers |= outcome.researchers
+        self.moved_researchers |= outcome.moved
+        self.created_papers |= outcome.created
         self.batches += 1
         return outcome
 
@@ -155,7 +161,14 @@ class GraphWriter:
         if not self.batches:
             return 0
         return recompute(
-            self.driver, self.database, self.touched_papers, self.touched_researchers, progress, self.limits
+            self.driver,
+            self.database,
+            self.touched_papers,
+            self.touched_researchers,
+            progress,
+            self.limits,
+            moved=self.moved_researchers,
+            created=self.created_papers,
         )
 
 
@@ -172,6 +185,7 @@ class _Written:
     existed: set[tuple[int, int]] = field(default_factory=set[tuple[int, int]])  # rows of a node already there
     created: set[str] = field(default_factory=set[str])  # nodes this batch creates: no relationship yet
     researchers: set[str] = field(default_factory=set[str])  # touched by merges and released edges
+    moved: set[str] = field(default_factory=set[str])  # of those, researchers whose authorships moved
 
     def add(self, label: str, group: _Group) -> None:
         """Record where a written group's keys and rows went."""
@@ -201,20 +215,25 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
     for label in LABEL_ORDER:
         if by_label[label]:
             _write_nodes(tx, label, by_label[label], done, warnings)
-    done.researchers |= _write_rels(tx, records, done)
+    released, moved = _write_rels(tx, records, done)
+    done.researchers |= released
+    done.moved |= moved
     return BatchOutcome(
         written=[(ri, 0) in done.effective for ri in range(len(records))],
         existed=[(ri, 0) in done.existed for ri in range(len(records))],
         warnings=warnings,
         papers=done.ids("Paper", by_label["Paper"]),
         researchers=done.researchers | done.ids("Researcher", by_label["Researcher"]),
+        moved=done.moved,
+        created=done.ids("Paper", by_label["Paper"]) & done.created,
     )
 
 
 def _write_nodes(tx: ManagedTransaction, label: str, rows: list[_Row], done: _Written, warnings: list[str]) -> None:
     """Group, resolve and upsert one label's rows."""
-    groups, touched = _resolve(tx, label, _group_rows(label, rows, warnings), warnings)
+    groups, touched, moved = _resolve(tx, label, _group_rows(label, rows, warnings), warnings)
     done.researchers |= touched
+    done.moved |= moved
     # rows that may only attach to an existing entity: dropped when there is none
     groups = [g for g in groups if g.existed or any(r.node.level > ATTACH for r in g.rows)]
     if not groups:
@@ -310,10 +329,11 @@ def _add_row(group: _Group, target: int, row: _Row, owner: dict[str, int], warni
 
 def _resolve(
     tx: ManagedTransaction, label: str, groups: list[_Group], warnings: list[str]
-) -> tuple[list[_Group], set[str]]:
+) -> tuple[list[_Group], set[str], set[str]]:
     """Find each group's nodes, merge the ones it proves to be one, rename ids.
 
-    Returns the groups (those naming one existing node joined) and the touched researchers.
+    Returns the groups (those naming one existing node joined), the touched researchers and, of
+    those, the ones whose authorships moved (merged into, renamed).
     """
     found_by_group: dict[int, dict[str, dict[str, str]]] = {}
     params = [{"g": gi, "keys": g.keys} for gi, g in enumerate(groups)]
@@ -328,7 +348,7 @@ def _resolve(
             survivor = group.final_id if group.final_id in ids else ids[0]
             merges.extend({"loser": nid, "survivor": survivor} for nid in ids if nid != survivor)
             renames.extend({"old": nid, "new": group.final_id} for nid in ids if nid != group.final_id)
-    return groups, _merge_and_rename(tx, label, merges, renames)
+    return groups, *_merge_and_rename(tx, label, merges, renames)
 
 
 def _accept_nodes(label: str, group: _Group, nodes: dict[str, dict[str, str]], warnings: list[str]) -> list[str]:
@@ -369,19 +389,27 @@ def _accept_nodes(label: str, group: _Group, nodes: dict[str, dict[str, str]], w
 
 def _merge_and_rename(
     tx: ManagedTransaction, label: str, merges: list[dict[str, str]], renames: list[dict[str, str]]
-) -> set[str]:
-    """Merge losers into survivors, then give survivors their new ids; returns the touched researchers."""
+) -> tuple[set[str], set[str]]:
+    """Merge losers into survivors, then give survivors their new ids; returns the touched researchers
+    and, of those, the ones whose authorships moved: merged researchers and their co-authors, renamed
+    researchers (a co-author pair is stored from the smaller id)."""
     touched: set[str] = set()
     for merge in merges if label in _MERGE else []:  # one at a time: several may share a survivor
         for rec in tx.run(_MERGE[label], merges=[merge]):
             touched |= set(rec["touched"])
+            if label == "Researcher":
+                touched.add(rec["survivor"])
+    moved = set(touched) if label == "Researcher" else set[str]()
+    if label == "Researcher":
+        moved |= {r["new"] for r in renames} | {m["survivor"] for m in merges}
+        touched |= moved
     survivor_renames = [r for r in renames if not any(m["loser"] == r["old"] for m in merges)]
     if survivor_renames and label in _RENAME:
         tx.run(_RENAME[label], renames=survivor_renames).consume()
     for rename in renames if label == "Institution" else []:  # one at a time: they may share edges
         papers = [rec["paper"] for rec in tx.run(load_nodes.REWRITE_INSTITUTION_IDS, renames=[rename])]
         restate(tx, papers)  # the papers now state the survivor
-    return touched
+    return touched, moved
 
 
 def _join_on_nodes(
@@ -558,16 +586,16 @@ class _RelRows:
         return {k: v for k, v in props.items() if v is not None}
 
 
-def _write_rels(tx: ManagedTransaction, records: list[RecordRows], done: _Written) -> set[str]:
+def _write_rels(tx: ManagedTransaction, records: list[RecordRows], done: _Written) -> tuple[set[str], set[str]]:
     """Release what winning rows owned, then write every applicable relationship row; returns the
-    researchers whose edges were released.
+    researchers whose edges were released and, of those, the ones released from an authorship.
 
     Nodes in `done.created` are new in this transaction: nothing to release, and an edge touching
     one is created without MERGE's existence check."""
     rels = _RelRows(done)
     for ri, record in enumerate(records):
         rels.add_record(ri, record)
-    touched = _release(tx, rels.owners, done.created)
+    touched, moved = _release(tx, rels.owners, done.created)
     if rels.refs:
         tx.run(load_nodes.UPSERT_REFS, refs=[{"key": k, "keys": v} for k, v in rels.refs.items()]).consume()
     for rel_type, by_ends in rels.rows.items():
@@ -579,12 +607,15 @@ def _write_rels(tx: ManagedTransaction, records: list[RecordRows], done: _Writte
             tx.run(
                 _WRITE_REL[rel_type], rows=known, priority=dict(SOURCE_PRIORITY), sources=sorted(SOURCE_PRIORITY)
             ).consume()
-    return touched
+    return touched, moved
 
 
-def _release(tx: ManagedTransaction, owners: dict[tuple[str, str, str], list[str]], created: set[str]) -> set[str]:
+def _release(
+    tx: ManagedTransaction, owners: dict[tuple[str, str, str], list[str]], created: set[str]
+) -> tuple[set[str], set[str]]:
     """Each owner's sources leave its edges of the owned types whose other end they no longer state
-    (one row per owner node, nodes created in this batch skipped); returns the touched researchers."""
+    (one row per owner node, nodes created in this batch skipped); returns the touched researchers
+    and, of those, the ones released from an authorship."""
     by_owner: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for (rel_type, owner_id, source), keep in sorted(owners.items()):
         by_owner.setdefault((rel_type, owner_id), []).append({"source": source, "keep": keep})
@@ -593,8 +624,11 @@ def _release(tx: ManagedTransaction, owners: dict[tuple[str, str, str], list[str
         if owner_id not in created:
             by_type.setdefault(rel_type, []).append({"id": owner_id, "sources": sources})
     touched: set[str] = set()
+    moved: set[str] = set()
     for rel_type, owner_rows in by_type.items():
         for rec in tx.run(_RELEASE[rel_type], owners=owner_rows):
             if "researcher" in rec.keys():
                 touched.add(rec["researcher"])
-    return touched
+                if rel_type == "AUTHORED":
+                    moved.add(rec["researcher"])
+    return touched, moved

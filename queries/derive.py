@@ -47,6 +47,94 @@ MERGE (x)-[c:COAUTHORED_WITH]->(y)
 SET c.weight = weight, c.first_year = first_year, c.last_year = last_year
 """
 
+# Pair-level recounting (a load touching a few papers of many prolific researchers): the authors of
+# each given paper, {paper, large, authors: [{id, papers}]} with each author's paper count: `large`
+# when it has more than $max_authors authors (then `authors` is empty: such a paper makes no pairs,
+# but may have made some before it grew).
+PAPER_AUTHOR_LISTS: LiteralString = """
+UNWIND $ids AS pid
+MATCH (p:Paper {id: pid})
+WITH p, COUNT { (p)<-[:AUTHORED]-() } AS authors
+RETURN p.id AS paper, authors > $max_authors AS large,
+       CASE WHEN authors > $max_authors THEN []
+            ELSE COLLECT { MATCH (p)<-[:AUTHORED]-(r:Researcher)
+                           RETURN {id: r.id, papers: COUNT { (r)-[:AUTHORED]->() }} } END AS authors
+"""
+
+# Recounts COAUTHORED_WITH {weight, first_year, last_year} of the pairs of each row {id, partners}
+# (partners: researcher ids), walking the papers of at most $max_authors authors of row.id once;
+# each pair is stored from the smaller id. Every pair shares a paper, so none loses its edge here.
+# Returns nothing.
+RECOUNT_PARTNERS: LiteralString = """
+UNWIND $rows AS row
+MATCH (x:Researcher {id: row.id})-[:AUTHORED]->(p:Paper)
+WHERE COUNT { (p)<-[:AUTHORED]-() } <= $max_authors
+MATCH (p)<-[:AUTHORED]-(y:Researcher)
+WHERE y.id IN row.partners
+WITH x, y, count(p) AS weight, min(p.year) AS first_year, max(p.year) AS last_year
+WITH CASE WHEN x.id < y.id THEN x ELSE y END AS a, CASE WHEN x.id < y.id THEN y ELSE x END AS b,
+     weight, first_year, last_year
+MERGE (a)-[c:COAUTHORED_WITH]->(b)
+SET c.weight = weight, c.first_year = first_year, c.last_year = last_year
+"""
+
+# Adds the given papers, new in this load, to the COAUTHORED_WITH edges of their author pairs (papers
+# of at most $max_authors authors; pairs with a researcher in $skip are recomputed whole elsewhere):
+# weight plus the papers the pair shares among them, years widened. A paper new in the load was never
+# counted, so this is exact; a rerun after an interruption finds the papers no longer new and recounts
+# their pairs whole (RECOUNT_PARTNERS), which undoes any double count. Returns nothing.
+ADD_NEW_PAPER_PAIRS: LiteralString = """
+UNWIND $ids AS pid
+MATCH (p:Paper {id: pid})
+WHERE COUNT { (p)<-[:AUTHORED]-() } <= $max_authors
+MATCH (p)<-[:AUTHORED]-(a:Researcher)
+MATCH (p)<-[:AUTHORED]-(b:Researcher)
+WHERE a.id < b.id AND NOT a.id IN $skip AND NOT b.id IN $skip
+WITH a, b, count(p) AS papers, min(p.year) AS first_year, max(p.year) AS last_year
+MERGE (a)-[c:COAUTHORED_WITH]->(b)
+SET c.weight = coalesce(c.weight, 0) + papers,
+    c.first_year = CASE WHEN first_year IS NULL THEN c.first_year
+                        WHEN c.first_year IS NULL OR first_year < c.first_year THEN first_year
+                        ELSE c.first_year END,
+    c.last_year = CASE WHEN last_year IS NULL THEN c.last_year
+                       WHEN c.last_year IS NULL OR last_year > c.last_year THEN last_year
+                       ELSE c.last_year END
+"""
+
+# The COAUTHORED_WITH pairs among the authors of each given (large) paper, {a, b}: the pairs it may
+# have counted before it grew past $max_authors, whose weight must be recounted without it.
+LINKED_AUTHOR_PAIRS: LiteralString = """
+UNWIND $ids AS pid
+MATCH (p:Paper {id: pid})<-[:AUTHORED]-(a:Researcher)-[:COAUTHORED_WITH]->(b:Researcher)
+WHERE EXISTS { (b)-[:AUTHORED]->(p) }
+RETURN DISTINCT a.id AS a, b.id AS b
+"""
+
+# Recounts COAUTHORED_WITH {weight, first_year, last_year} of each pair {a, b} (a.id < b.id) from the
+# papers of at most $max_authors authors both wrote, walking the papers of the one with fewer; a pair
+# left with none loses its edge (the linked pairs of a paper that grew large). Returns nothing.
+RECOUNT_COAUTHORED: LiteralString = """
+UNWIND $pairs AS pair
+MATCH (a:Researcher {id: pair.a}), (b:Researcher {id: pair.b})
+WITH a, b, CASE WHEN COUNT { (a)-[:AUTHORED]->() } <= COUNT { (b)-[:AUTHORED]->() } THEN [a, b] ELSE [b, a] END AS ends
+CALL (ends) {
+  WITH ends[0] AS x, ends[1] AS y
+  MATCH (x)-[:AUTHORED]->(p:Paper)
+  WHERE EXISTS { (p)<-[:AUTHORED]-(y) } AND COUNT { (p)<-[:AUTHORED]-() } <= $max_authors
+  RETURN count(p) AS weight, min(p.year) AS first_year, max(p.year) AS last_year
+}
+CALL (a, b, weight) {
+  WITH * WHERE weight = 0
+  MATCH (a)-[c:COAUTHORED_WITH]-(b)
+  DELETE c
+}
+CALL (a, b, weight, first_year, last_year) {
+  WITH * WHERE weight > 0
+  MERGE (a)-[c:COAUTHORED_WITH]->(b)
+  SET c.weight = weight, c.first_year = first_year, c.last_year = last_year
+}
+"""
+
 # Drops the AFFILIATED_WITH edges of the given researchers that BUILD_AFFILIATED would not leave (no
 # authorship states the institution and no listed affiliation names it); the others are updated in
 # place by BUILD_AFFILIATED; returns nothing.
@@ -174,13 +262,6 @@ CALL (key) {
 RETURN key AS name_key, r.id AS id, r.name AS name, true AS is_person
 """
 
-# The authors of the given papers (their co-author pairs depend on the papers' author counts): {id}.
-PAPER_AUTHORS: LiteralString = """
-UNWIND $ids AS pid
-MATCH (:Paper {id: pid})<-[:AUTHORED]-(r:Researcher)
-RETURN DISTINCT r.id AS id
-"""
-
 # The SAME_NAME_AS edges among the given researchers, as {a, b} (start, end): {a, b}.
 SAME_NAME_LINKS: LiteralString = """
 UNWIND $ids AS rid
@@ -203,29 +284,26 @@ MATCH (:Researcher {id: rid})-[s:SAME_NAME_AS]-()
 DELETE s
 """
 
-# Links each pair {a, b} (a.id < b.id) as same-name candidates with the evidence that would support
-# a merge: shared co-authors, shared institutions, overlapping active years; returns nothing.
-BUILD_SAME_NAME: LiteralString = """
-UNWIND $pairs AS pair
-MATCH (a:Researcher {id: pair.a}), (b:Researcher {id: pair.b})
-WITH a, b,
-     COUNT { MATCH (a)-[:COAUTHORED_WITH]-(c:Researcher)-[:COAUTHORED_WITH]-(b) RETURN DISTINCT c } AS coauthors,
-     COUNT { MATCH (a)-[:AFFILIATED_WITH]->(i:Institution)<-[:AFFILIATED_WITH]-(b) RETURN DISTINCT i } AS institutions,
-     COLLECT { MATCH (a)-[:AUTHORED]->(p:Paper) RETURN [min(p.year), max(p.year)] }[0] AS span_a,
-     COLLECT { MATCH (b)-[:AUTHORED]->(p:Paper) RETURN [min(p.year), max(p.year)] }[0] AS span_b,
-     COUNT { MATCH (a)-[:AUTHORED]->(p:Paper)<-[:AUTHORED]-(b) } AS shared_papers
-WITH a, b, coauthors, institutions, shared_papers,
-     CASE WHEN span_a[0] IS NULL OR span_b[0] IS NULL THEN null
-          ELSE CASE WHEN span_a[1] < span_b[1] THEN span_a[1] ELSE span_b[1] END
-             - CASE WHEN span_a[0] > span_b[0] THEN span_a[0] ELSE span_b[0] END + 1
-     END AS raw_overlap
-WITH a, b, coauthors, institutions, shared_papers,
-     CASE WHEN raw_overlap IS NULL OR raw_overlap < 0 THEN 0 ELSE raw_overlap END AS overlap
+# What a same-name pair's evidence is computed from (loaders/derived.same_name_rows), per given
+# researcher: {id, name_key, coauthors, institutions, papers (ids), first_year, last_year}.
+SAME_NAME_FACTS: LiteralString = """
+UNWIND $ids AS rid
+MATCH (r:Researcher {id: rid})
+CALL (r) {
+  OPTIONAL MATCH (r)-[:AUTHORED]->(p:Paper)
+  RETURN collect(p.id) AS papers, min(p.year) AS first_year, max(p.year) AS last_year
+}
+RETURN r.id AS id, r.name_key AS name_key, papers, first_year, last_year,
+       COLLECT { MATCH (r)-[:COAUTHORED_WITH]-(c:Researcher) RETURN c.id } AS coauthors,
+       COLLECT { MATCH (r)-[:AFFILIATED_WITH]->(i:Institution) RETURN i.id } AS institutions
+"""
+
+# Links each row {a, b, shared_coauthors, shared_institutions, overlapping_years, evidence} (a < b)
+# as same-name candidates with the evidence that would support a merge; returns nothing.
+WRITE_SAME_NAME: LiteralString = """
+UNWIND $rows AS row
+MATCH (a:Researcher {id: row.a}), (b:Researcher {id: row.b})
 MERGE (a)-[s:SAME_NAME_AS]->(b)
-SET s.shared_coauthors = coauthors, s.shared_institutions = institutions, s.overlapping_years = overlap,
-    s.evidence = ['same name key: ' + a.name_key]
-      + CASE WHEN coauthors > 0 THEN ['shared co-authors: ' + toString(coauthors)] ELSE [] END
-      + CASE WHEN institutions > 0 THEN ['shared institutions: ' + toString(institutions)] ELSE [] END
-      + CASE WHEN overlap > 0 THEN ['overlapping years: ' + toString(overlap)] ELSE [] END
-      + CASE WHEN shared_papers > 0 THEN ['listed together on ' + toString(shared_papers) + ' paper(s)'] ELSE [] END
+SET s.shared_coauthors = row.shared_coauthors, s.shared_institutions = row.shared_institutions,
+    s.overlapping_years = row.overlapping_years, s.evidence = row.evidence
 """

@@ -96,3 +96,70 @@ def test_a_same_name_bucket_past_its_limit_is_unlinked_and_relinked(driver: Driv
         ("R. Mearman", "ROBERT C. MEARMAN"),
     }
     assert _mearman_r_links(driver) == everyone  # the untouched pair is rebuilt too
+
+
+def _works_file(path: Path, works: list[dict]) -> Path:
+    path.write_text(json.dumps({"meta": {}, "results": works, "group_by": []}), encoding="utf-8")
+    return path
+
+
+def _derived(driver: Driver) -> tuple[list, list]:
+    """Every derived edge a load recounts (co-authors, same-name, affiliations), with its properties."""
+    rows = _rows(
+        driver,
+        "MATCH (a:Researcher)-[r:COAUTHORED_WITH|SAME_NAME_AS|AFFILIATED_WITH]->(b) "
+        "RETURN type(r) AS type, a.id AS a, b.id AS b, properties(r) AS props",
+    )
+    return sorted(json.dumps(r, sort_keys=True) for r in rows), sorted({r["type"] for r in rows})
+
+
+def test_loading_in_two_parts_derives_what_one_load_does(driver: Driver, tmp_path: Path) -> None:
+    works = json.loads(shared_path(*MEARMAN_WORKS).read_text(encoding="utf-8"))["results"]
+    limits = PairLimits(max_authors=MAX_AUTHORS)
+    reset(driver, "neo4j")
+    load_paths(driver, [shared_path(*MEARMAN_WORKS)], source="openalex", limits=limits)
+    at_once, types = _derived(driver)
+    assert types == ["AFFILIATED_WITH", "COAUTHORED_WITH", "SAME_NAME_AS"]
+
+    reset(driver, "neo4j")
+    for part, chosen in (("even", works[0::2]), ("odd", works[1::2])):  # the second part meets the first's authors
+        load_paths(driver, [_works_file(tmp_path / f"{part}.json", chosen)], source="openalex", limits=limits)
+    assert _derived(driver)[0] == at_once
+
+
+def test_a_paper_growing_past_the_limit_and_back_recounts_its_pairs(driver: Driver, tmp_path: Path) -> None:
+    works = json.loads(shared_path(*MEARMAN_WORKS).read_text(encoding="utf-8"))["results"]
+    small = next(w for w in works if 2 <= len(w["authorships"]) <= MAX_AUTHORS - 1)
+    donor = next(w for w in works if len(w["authorships"]) > MAX_AUTHORS)
+    grown = copy.deepcopy(small)
+    grown["updated_date"] = "2099-01-01T00:00:00.000000"
+    have = {a["author"]["id"] for a in small["authorships"]}
+    grown["authorships"] += [a for a in donor["authorships"] if a["author"]["id"] not in have][:MAX_AUTHORS]
+    shrunk = copy.deepcopy(small)
+    shrunk["updated_date"] = "2099-06-01T00:00:00.000000"
+
+    def expected(version: dict) -> dict[tuple[str, str], int]:
+        weights: Counter[tuple[str, str]] = Counter()
+        for w in [version if w["id"] == small["id"] else w for w in works]:
+            team = sorted({_short(a["author"]["id"]) for a in w["authorships"]})
+            if len(team) <= MAX_AUTHORS:
+                weights.update(itertools.combinations(team, 2))
+        return dict(weights)
+
+    def found() -> dict[tuple[str, str], int]:
+        rows = _rows(
+            driver,
+            "MATCH (a:Researcher)-[c:COAUTHORED_WITH]->(b:Researcher) "
+            "RETURN a.openalex_id AS a, b.openalex_id AS b, c.weight AS weight",
+        )
+        return {tuple(sorted((row["a"], row["b"]))): row["weight"] for row in rows}
+
+    limits = PairLimits(max_authors=MAX_AUTHORS)
+    reset(driver, "neo4j")
+    load_paths(driver, [shared_path(*MEARMAN_WORKS)], source="openalex", limits=limits)
+    assert found() == expected(small)
+    load_paths(driver, [_works_file(tmp_path / "grown.json", [grown])], source="openalex", limits=limits)
+    assert expected(grown) != expected(small)  # the grown paper's own pairs lose a shared paper
+    assert found() == expected(grown)
+    load_paths(driver, [_works_file(tmp_path / "shrunk.json", [shrunk])], source="openalex", limits=limits)
+    assert found() == expected(small)

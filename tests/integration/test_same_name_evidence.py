@@ -1,10 +1,10 @@
-"""derive.BUILD_SAME_NAME's evidence on the real server: overlap needs both researchers' years."""
+"""Same-name evidence as the online loader derives it on the real server: overlap needs both researchers' years."""
 
 from __future__ import annotations
 
 from neo4j import Driver
 
-from weft.queries import derive
+from weft.loaders.derived import recompute
 
 GRAPH = """
 CREATE (a:Researcher {id: 'r-undated', name: 'Wei Zhang', name_key: 'zhang w'}),
@@ -29,8 +29,7 @@ def _evidence(driver: Driver, a: str, b: str) -> dict:
 
 def test_overlapping_years_count_only_years_both_were_active(driver: Driver) -> None:
     driver.execute_query(GRAPH)
-    pairs = [{"a": "r-dated", "b": "r-undated"}, {"a": "r-dated", "b": "r-later"}]
-    driver.execute_query(derive.BUILD_SAME_NAME, pairs=pairs)
+    recompute(driver, "neo4j", papers=set(), researchers={"r-undated", "r-dated", "r-later"})
 
     undated = _evidence(driver, "r-dated", "r-undated")
     assert undated["overlapping_years"] == 0
