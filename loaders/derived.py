@@ -58,6 +58,7 @@ def recompute(
     limits: PairLimits = DEFAULT_LIMITS,
     moved: set[str] | None = None,
     created: AbstractSet[str] = frozenset(),
+    reaffiliated: set[str] | None = None,
 ) -> int:
     """Claims, then CITES, STATES_AFFILIATION, AFFILIATED_WITH, COAUTHORED_WITH and SAME_NAME_AS for the touched ids;
     returns the bumped data_version. `progress(step, done, total)` hears each chunk done.
@@ -66,14 +67,18 @@ def recompute(
     a `moved` researcher (one whose authorships moved: merged, renamed, released, claimed; None means
     all of `researchers`) is recomputed whole; the pairs that meet on another touched paper are
     recounted. So a load adding a paper to a prolific researcher costs that paper's pairs, not the
-    researcher's history."""
+    researcher's history. Affiliations likewise: a new paper adds itself to its authors' AFFILIATED_WITH;
+    `reaffiliated` researchers (listed affiliations written or released, merged, renamed; None means
+    all of `researchers`), moved ones and the authors of other touched papers are rebuilt whole."""
     researchers = set(researchers)
     moved = set(researchers) if moved is None else set(moved)
+    reaffiliated = set(researchers) if reaffiliated is None else set(reaffiliated)
     with translated_errors("claiming id-less authors"), driver.session(database=database) as session:
         claimed = _claim(session, sorted(papers), progress)
     researchers |= claimed
     moved |= claimed
     paper_ids, researcher_ids = sorted(papers), sorted(researchers)
+    fresh, known = sorted(set(paper_ids) & created), sorted(set(paper_ids) - created)
     with translated_errors("recomputing derived relationships"), driver.session(database=database) as session:
         for done, chunk in _chunks(paper_ids):
             session.execute_write(_run_all, _CITES, chunk)
@@ -81,17 +86,20 @@ def recompute(
         for done, chunk in _chunks(paper_ids):
             session.execute_write(_run_all, _STATED, chunk)
             _report(progress, "stated affiliations", done, len(paper_ids))
-        for done, chunk in _chunks(researcher_ids):
+        rebuilt = sorted(reaffiliated | moved | _authors(session, known))
+        for done, chunk in _chunks(fresh):  # first: the rebuilds below are exact whatever they find
+            session.execute_write(_write, derive.ADD_NEW_PAPER_AFFILIATIONS, ids=chunk, skip=rebuilt)
+            _report(progress, "affiliations", done, len(fresh))
+        for done, chunk in _chunks(rebuilt):
             session.execute_write(_run_all, _AFFILIATED, chunk)
-            _report(progress, "affiliations", done, len(researcher_ids))
-        fresh = sorted(set(paper_ids) & created)
+            _report(progress, "affiliations", done, len(rebuilt))
         for done, chunk in _chunks(fresh):  # first: the recounts below are exact whatever they find
             session.execute_write(
                 _write, derive.ADD_NEW_PAPER_PAIRS, ids=chunk, skip=sorted(moved), max_authors=limits.max_authors
             )
             _report(progress, "co-authorships", done, len(fresh))
         _coauthors(session, sorted(moved), limits.max_authors, progress)
-        _paper_pairs(session, sorted(set(paper_ids) - created), moved, limits.max_authors, progress)
+        _paper_pairs(session, known, moved, limits.max_authors, progress)
         _same_names(session, researcher_ids, limits.same_name_bucket, progress)
     return bump_data_version(driver, database)
 
@@ -128,6 +136,14 @@ def _claim(session: Session, papers: list[str], progress: Progress | None) -> se
             touched |= {move["from"], move["to"]}
         _report(progress, "claims", done, len(papers))
     return touched
+
+
+def _authors(session: Session, papers: list[str]) -> set[str]:
+    """The authors of the given papers."""
+    found: set[str] = set()
+    for _, chunk in _chunks(papers):
+        found.update(session.execute_read(_column, derive.PAPER_AUTHORS, "id", chunk))
+    return found
 
 
 def _paper_pairs(

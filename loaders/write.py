@@ -129,6 +129,7 @@ class BatchOutcome:
     researchers: set[str]
     moved: set[str] = field(default_factory=set[str])  # researchers whose authorships moved (derived.recompute)
     created: set[str] = field(default_factory=set[str])  # papers new in this batch
+    reaffiliated: set[str] = field(default_factory=set[str])  # researchers whose affiliations must be rebuilt
 
 
 class GraphWriter:
@@ -142,6 +143,7 @@ class GraphWriter:
         self.touched_researchers: set[str] = set()
         self.moved_researchers: set[str] = set()
         self.created_papers: set[str] = set()
+        self.reaffiliated: set[str] = set()
         self.batches = 0
 
     def write(self, records: list[RecordRows]) -> BatchOutcome:
@@ -152,6 +154,7 @@ class GraphWriter:
         self.touched_researchers |= outcome.researchers
         self.moved_researchers |= outcome.moved
         self.created_papers |= outcome.created
+        self.reaffiliated |= outcome.reaffiliated
         self.batches += 1
         return outcome
 
@@ -169,6 +172,7 @@ class GraphWriter:
             self.limits,
             moved=self.moved_researchers,
             created=self.created_papers,
+            reaffiliated=self.reaffiliated,
         )
 
 
@@ -215,7 +219,7 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
     for label in LABEL_ORDER:
         if by_label[label]:
             _write_nodes(tx, label, by_label[label], done, warnings)
-    released, moved = _write_rels(tx, records, done)
+    released, moved, listed = _write_rels(tx, records, done)
     done.researchers |= released
     done.moved |= moved
     return BatchOutcome(
@@ -226,6 +230,7 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
         researchers=done.researchers | done.ids("Researcher", by_label["Researcher"]),
         moved=done.moved,
         created=done.ids("Paper", by_label["Paper"]) & done.created,
+        reaffiliated=done.researchers | listed,
     )
 
 
@@ -586,9 +591,12 @@ class _RelRows:
         return {k: v for k, v in props.items() if v is not None}
 
 
-def _write_rels(tx: ManagedTransaction, records: list[RecordRows], done: _Written) -> tuple[set[str], set[str]]:
+def _write_rels(
+    tx: ManagedTransaction, records: list[RecordRows], done: _Written
+) -> tuple[set[str], set[str], set[str]]:
     """Release what winning rows owned, then write every applicable relationship row; returns the
-    researchers whose edges were released and, of those, the ones released from an authorship.
+    researchers whose edges were released, of those the ones released from an authorship, and the
+    researchers given listed affiliations.
 
     Nodes in `done.created` are new in this transaction: nothing to release, and an edge touching
     one is created without MERGE's existence check."""
@@ -607,7 +615,7 @@ def _write_rels(tx: ManagedTransaction, records: list[RecordRows], done: _Writte
             tx.run(
                 _WRITE_REL[rel_type], rows=known, priority=dict(SOURCE_PRIORITY), sources=sorted(SOURCE_PRIORITY)
             ).consume()
-    return touched, moved
+    return touched, moved, {row["start"] for row in rels.rows.get("LISTED_AFFILIATION", {}).values()}
 
 
 def _release(

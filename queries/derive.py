@@ -135,6 +135,33 @@ CALL (a, b, weight, first_year, last_year) {
 }
 """
 
+# Adds the given papers, new in this load, to their authors' AFFILIATED_WITH edges (the institutions
+# each authorship states; authors in $skip are rebuilt whole elsewhere): papers plus the new papers
+# stating it, years widened. Exact for the reason ADD_NEW_PAPER_PAIRS is. Returns nothing.
+ADD_NEW_PAPER_AFFILIATIONS: LiteralString = """
+UNWIND $ids AS pid
+MATCH (p:Paper {id: pid})<-[au:AUTHORED]-(a:Researcher)
+WHERE NOT a.id IN $skip
+UNWIND coalesce(au.institution_ids, []) AS iid
+WITH a, iid, count(DISTINCT p) AS papers, min(p.year) AS first_year, max(p.year) AS last_year
+MATCH (i:Institution {id: iid})
+MERGE (a)-[r:AFFILIATED_WITH]->(i)
+SET r.papers = coalesce(r.papers, 0) + papers,
+    r.first_year = CASE WHEN first_year IS NULL THEN r.first_year
+                        WHEN r.first_year IS NULL OR first_year < r.first_year THEN first_year
+                        ELSE r.first_year END,
+    r.last_year = CASE WHEN last_year IS NULL THEN r.last_year
+                       WHEN r.last_year IS NULL OR last_year > r.last_year THEN last_year
+                       ELSE r.last_year END
+"""
+
+# The authors of the given papers: {id}.
+PAPER_AUTHORS: LiteralString = """
+UNWIND $ids AS pid
+MATCH (:Paper {id: pid})<-[:AUTHORED]-(r:Researcher)
+RETURN DISTINCT r.id AS id
+"""
+
 # Drops the AFFILIATED_WITH edges of the given researchers that BUILD_AFFILIATED would not leave (no
 # authorship states the institution and no listed affiliation names it); the others are updated in
 # place by BUILD_AFFILIATED; returns nothing.

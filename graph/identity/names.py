@@ -225,14 +225,21 @@ def name_key(name: str | None) -> str:
     return f"{surname} {given[0][0]}" if given else surname
 
 
+@lru_cache(maxsize=1 << 16)
+def _split_cached(name: str) -> tuple[tuple[str, ...], str]:
+    """split_name, remembered: a same-name group of n people compares each name n - 1 times."""
+    given, surname = split_name(name)
+    return tuple(given), surname
+
+
 def names_compatible(a: str, b: str) -> bool:
     """Whether two names can be one person: same surname, given names agreeing where both have one.
 
     >>> names_compatible("A. Turing", "Alan Turing"), names_compatible("Alan Turing", "Andrew Turing")
     (True, False)
     """
-    given_a, surname_a = split_name(a)
-    given_b, surname_b = split_name(b)
+    given_a, surname_a = _split_cached(a)
+    given_b, surname_b = _split_cached(b)
     if not surname_a or surname_a != surname_b:
         return False
     if "".join(given_a) == "".join(given_b):
