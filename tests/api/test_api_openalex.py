@@ -749,7 +749,14 @@ def example_queries() -> dict[str, str]:
 
 def test_examples_run_with_gql_client(live_server, truth: OpenAlexTruth) -> None:
     examples = example_queries()
-    assert set(examples) == {"ResearcherProfile", "PaperPage", "InstitutionRoster", "MostCited", "Search"}
+    assert set(examples) == {
+        "ResearcherProfile",
+        "PaperPage",
+        "InstitutionRoster",
+        "MostCited",
+        "Search",
+        "SemanticSearch",
+    }
     transport = HTTPXTransport(url=live_server.url, timeout=60)
     with Client(transport=transport, fetch_schema_from_transport=True) as session:
         results = {name: session.execute(gql(text)) for name, text in examples.items()}
@@ -781,3 +788,10 @@ def test_examples_run_with_gql_client(live_server, truth: OpenAlexTruth) -> None
     assert hits and hits[0]["node"]["node"]["__typename"] == "Paper"
     assert "immersive" in hits[0]["node"]["node"]["title"].lower()
     assert results["Search"]["autocomplete"][0]["label"] == "Peter Butcher"
+    # no vectors here (tests/api/test_demo_semantic.py runs it embedded): HYBRID is the word ranking alone
+    semantic = results["SemanticSearch"]
+    words = [e["node"] for e in semantic["search"]["edges"]]
+    assert len(words) == 5 and all(h["semanticScore"] is None and h["keywordScore"] for h in words)
+    assert semantic["paper"]["title"] == truth.works["W3000695681"]["title"]
+    assert semantic["paper"]["vectorModel"] is None and semantic["paper"]["similar"] == []
+    assert semantic["researcher"]["name"] == "Peter Butcher" and semantic["researcher"]["similarResearchers"] == []
