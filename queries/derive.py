@@ -79,7 +79,8 @@ SET c.weight = weight, c.first_year = first_year, c.last_year = last_year
 """
 
 # Adds the given papers, new in this load, to the COAUTHORED_WITH edges of their author pairs (papers
-# of at most $max_authors authors; pairs with a researcher in $skip are recomputed whole elsewhere):
+# of at most $max_authors authors; pairs with a researcher in $skip, a map {id: true}, are recomputed
+# whole elsewhere):
 # weight plus the papers the pair shares among them, years widened. A paper new in the load was never
 # counted, so this is exact; a rerun after an interruption finds the papers no longer new and recounts
 # their pairs whole (RECOUNT_PARTNERS), which undoes any double count. Returns nothing.
@@ -89,7 +90,7 @@ MATCH (p:Paper {id: pid})
 WHERE COUNT { (p)<-[:AUTHORED]-() } <= $max_authors
 MATCH (p)<-[:AUTHORED]-(a:Researcher)
 MATCH (p)<-[:AUTHORED]-(b:Researcher)
-WHERE a.id < b.id AND NOT a.id IN $skip AND NOT b.id IN $skip
+WHERE a.id < b.id AND $skip[a.id] IS NULL AND $skip[b.id] IS NULL
 WITH a, b, count(p) AS papers, min(p.year) AS first_year, max(p.year) AS last_year
 MERGE (a)-[c:COAUTHORED_WITH]->(b)
 SET c.weight = coalesce(c.weight, 0) + papers,
@@ -136,12 +137,12 @@ CALL (a, b, weight, first_year, last_year) {
 """
 
 # Adds the given papers, new in this load, to their authors' AFFILIATED_WITH edges (the institutions
-# each authorship states; authors in $skip are rebuilt whole elsewhere): papers plus the new papers
+# each authorship states; authors in $skip, a map {id: true}, are rebuilt whole elsewhere): papers plus the new papers
 # stating it, years widened. Exact for the reason ADD_NEW_PAPER_PAIRS is. Returns nothing.
 ADD_NEW_PAPER_AFFILIATIONS: LiteralString = """
 UNWIND $ids AS pid
 MATCH (p:Paper {id: pid})<-[au:AUTHORED]-(a:Researcher)
-WHERE NOT a.id IN $skip
+WHERE $skip[a.id] IS NULL
 UNWIND coalesce(au.institution_ids, []) AS iid
 WITH a, iid, count(DISTINCT p) AS papers, min(p.year) AS first_year, max(p.year) AS last_year
 MATCH (i:Institution {id: iid})
