@@ -25,7 +25,7 @@ from pathlib import Path
 from bench.synth import Generator
 from weft.graph import local_server
 from weft.graph.driver import open_driver
-from weft.graph.migrate import counts, migrate
+from weft.graph.migrate import counts, migrate, reset
 from weft.graph.settings import load_settings
 from weft.loaders.run import load_paths
 
@@ -80,6 +80,7 @@ def main() -> None:
     local_server.start(scratch, echo=print)
     try:
         with open_driver(scratch) as driver:
+            reset(driver, scratch.neo4j_database)  # the scratch store keeps the last run's works: empty it
             migrate(driver, scratch.neo4j_database)
         empty_s, empty_counts = timed_load(scratch.neo4j_uri, path)
     finally:
