@@ -221,29 +221,23 @@ def _coauthors_tx(
 
 def _same_names(session: Session, touched: list[str], cap: int, progress: Progress | None) -> None:
     """Recompute SAME_NAME_AS in every same-name bucket a touched researcher is in: the pairs with a
-    touched researcher, any missing pair of the others, and nothing in a bucket over `cap` people; only
-    links whose evidence changed are written. Each bucket is read up to cap + 1 people, so the work is
-    linear in what the load touched."""
+    touched researcher, any missing pair of the others, and nothing in a bucket over `cap` people.
+    Each bucket is read up to cap + 1 people, so the work is linear in what the load touched."""
     keys: set[str] = set()
     for _, chunk in _chunks(touched):
-        session.execute_write(_run_all, (derive.CLEAR_SAME_NAME_ELSEWHERE,), chunk)  # a changed name leaves
+        session.execute_write(_run_all, (derive.CLEAR_SAME_NAME,), chunk)  # a changed name leaves its bucket
         keys |= set(session.execute_read(_column, derive.TOUCHED_NAME_KEYS, "name_key", chunk))
-    recompute_for = set(touched)
     ordered = sorted(keys)
     for done, chunk in _chunks(ordered):
         members = session.execute_read(_records, derive.NAME_BUCKETS, keys=chunk, cap=cap)
         crowded = crowded_buckets(members, cap)
         ids = sorted({m["id"] for m in members if m["name_key"] not in crowded})
-        links = {(r["a"], r["b"]): r for r in session.execute_read(_records, derive.SAME_NAME_LINKS, ids=ids)}
-        wanted = same_name_pairs(members, cap)
-        todo = [p for p in wanted if (p["a"], p["b"]) not in links or {p["a"], p["b"]} & recompute_for]
+        linked = {(r["a"], r["b"]) for r in session.execute_read(_records, derive.SAME_NAME_LINKS, ids=ids)}
+        pairs = [p for p in same_name_pairs(members, cap) if (p["a"], p["b"]) not in linked]
         facts: dict[str, dict[str, Any]] = {}
-        for _, ids_chunk in _chunks(sorted({p["a"] for p in todo} | {p["b"] for p in todo})):
+        for _, ids_chunk in _chunks(sorted({p["a"] for p in pairs} | {p["b"] for p in pairs})):
             facts.update((f["id"], f) for f in session.execute_read(_records, derive.SAME_NAME_FACTS, ids=ids_chunk))
-        rows = [r for r in same_name_rows(todo, facts) if links.get((r["a"], r["b"])) != r]
-        kept = {(p["a"], p["b"]) for p in wanted}
-        stale = [{"a": a, "b": b} for a, b in sorted(links) if (a, b) not in kept]
-        session.execute_write(_same_name_tx, sorted(crowded), stale, rows)
+        session.execute_write(_same_name_tx, sorted(crowded), same_name_rows(pairs, facts))
         _report(progress, "same-name candidates", done, len(ordered))
 
 
@@ -328,13 +322,9 @@ def _records(tx: ManagedTransaction, query: LiteralString, **params: Any) -> lis
     return [rec.data() for rec in tx.run(query, **params)]
 
 
-def _same_name_tx(
-    tx: ManagedTransaction, crowded: list[str], stale: list[dict[str, str]], rows: list[dict[str, Any]]
-) -> None:
+def _same_name_tx(tx: ManagedTransaction, crowded: list[str], rows: list[dict[str, Any]]) -> None:
     if crowded:
         tx.run(derive.CLEAR_SAME_NAME_BUCKETS, keys=crowded).consume()
-    for start in range(0, len(stale), 5000):
-        tx.run(derive.DELETE_SAME_NAME_PAIRS, pairs=stale[start : start + 5000]).consume()
     for start in range(0, len(rows), 5000):
         tx.run(derive.WRITE_SAME_NAME, rows=rows[start : start + 5000]).consume()
 

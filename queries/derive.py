@@ -290,20 +290,11 @@ CALL (key) {
 RETURN key AS name_key, r.id AS id, r.name AS name, true AS is_person
 """
 
-# The SAME_NAME_AS edges from the given researchers (stored from the smaller id), with their evidence:
-# {a, b, shared_coauthors, shared_institutions, overlapping_years, evidence}.
+# The SAME_NAME_AS edges among the given researchers, as {a, b} (start, end): {a, b}.
 SAME_NAME_LINKS: LiteralString = """
 UNWIND $ids AS rid
-MATCH (a:Researcher {id: rid})-[s:SAME_NAME_AS]->(b:Researcher)
-RETURN a.id AS a, b.id AS b, s.shared_coauthors AS shared_coauthors, s.shared_institutions AS shared_institutions,
-       s.overlapping_years AS overlapping_years, s.evidence AS evidence
-"""
-
-# Drops the SAME_NAME_AS edges {a, b} (start, end) given; returns nothing.
-DELETE_SAME_NAME_PAIRS: LiteralString = """
-UNWIND $pairs AS pair
-MATCH (:Researcher {id: pair.a})-[s:SAME_NAME_AS]->(:Researcher {id: pair.b})
-DELETE s
+MATCH (a:Researcher {id: rid})-[:SAME_NAME_AS]->(b:Researcher)
+RETURN a.id AS a, b.id AS b
 """
 
 # Drops every SAME_NAME_AS edge in the given buckets (grown past the limit, so no longer linked); it
@@ -314,15 +305,10 @@ MATCH (:Researcher {name_key: key})-[s:SAME_NAME_AS]-()
 DELETE s
 """
 
-# Drops the SAME_NAME_AS edges of the given researchers that left their group: the other end has another
-# name key, or either is no longer a person with a name (the groups the researchers are in now are
-# recomputed after this); returns nothing.
-CLEAR_SAME_NAME_ELSEWHERE: LiteralString = """
+# Drops every SAME_NAME_AS edge of the given researchers; returns nothing.
+CLEAR_SAME_NAME: LiteralString = """
 UNWIND $ids AS rid
-MATCH (a:Researcher {id: rid})-[s:SAME_NAME_AS]-(b:Researcher)
-WHERE a.name_key IS NULL OR a.name_key = '' OR b.name_key IS NULL OR b.name_key <> a.name_key
-   OR NOT coalesce(a.is_person, true) OR NOT coalesce(b.is_person, true)
-   OR a.name IS NULL OR a.name = '' OR b.name IS NULL OR b.name = ''
+MATCH (:Researcher {id: rid})-[s:SAME_NAME_AS]-()
 DELETE s
 """
 
