@@ -122,8 +122,9 @@ def restate(tx: ManagedTransaction, paper_ids: list[str]) -> None:
 _AFFILIATED = (derive.CLEAR_AFFILIATED, derive.BUILD_AFFILIATED)
 
 
-def _chunks(ids: list[str], size: int = DERIVE_CHUNK) -> Iterator[tuple[int, list[str]]]:
-    """(ids done once this chunk is, chunk) for chunks of `size` ids."""
+def _chunks(ids: list[str], size: int | None = None) -> Iterator[tuple[int, list[str]]]:
+    """(ids done once this chunk is, chunk) for chunks of `size` ids (DERIVE_CHUNK, read at the call)."""
+    size = size or DERIVE_CHUNK
     for start in range(0, len(ids), size):
         chunk = ids[start : start + size]
         yield start + len(chunk), chunk

@@ -109,8 +109,9 @@ def test_small_batches_give_the_same_graph(driver: Driver, reference: tuple) -> 
 def test_small_derive_chunks_give_the_same_graph(
     driver: Driver, reference: tuple, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Co-author pairs spanning two derive chunks are computed by the first chunk only (the second
-    skips them), and the graph is the one of large chunks."""
+    """Small derive chunks give the graph of large ones: new papers added to their pairs chunk by chunk,
+    and the whole recompute (researchers whose authorships moved; here all of them), where co-author
+    pairs spanning two chunks are computed by the first chunk only (the second skips them)."""
     reset(driver, "neo4j")
     skipped: list[str] = []  # co-authors BUILD_COAUTHORED was told an earlier chunk computed
     real_tx = derived._coauthors_tx
@@ -130,6 +131,13 @@ def test_small_derive_chunks_give_the_same_graph(
     monkeypatch.setattr(derived, "DERIVE_CHUNK", 37)
     monkeypatch.setattr(derived, "_coauthors_tx", spying)
     _load(driver, _a(), _b())
+    assert graph_state(driver, "neo4j") == reference
+    assert not skipped  # nobody's authorships moved: no pair was recomputed whole
+
+    records, _, _ = driver.execute_query(
+        "MATCH (p:Paper) WITH collect(p.id) AS papers MATCH (r:Researcher) RETURN papers, collect(r.id) AS researchers"
+    )
+    derived.recompute(driver, "neo4j", set(records[0]["papers"]), set(records[0]["researchers"]))  # all moved
     assert skipped  # pairs across chunks were left to the chunk that computed them
     assert graph_state(driver, "neo4j") == reference
 
