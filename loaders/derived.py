@@ -87,21 +87,17 @@ def recompute(
             session.execute_write(_run_all, _STATED, chunk)
             _report(progress, "stated affiliations", done, len(paper_ids))
         rebuilt = sorted(reaffiliated | moved | _authors(session, known))
+        skip = dict.fromkeys(rebuilt, True)
         for done, chunk in _chunks(fresh):  # first: the rebuilds below are exact whatever they find
-            session.execute_write(
-                _write, derive.ADD_NEW_PAPER_AFFILIATIONS, ids=chunk, skip=dict.fromkeys(rebuilt, True)
-            )
+            session.execute_write(_write, derive.ADD_NEW_PAPER_AFFILIATIONS, ids=chunk, skip=skip)
             _report(progress, "affiliations", done, len(fresh))
         for done, chunk in _chunks(rebuilt):
             session.execute_write(_run_all, _AFFILIATED, chunk)
             _report(progress, "affiliations", done, len(rebuilt))
+        skip = dict.fromkeys(moved, True)
         for done, chunk in _chunks(fresh):  # first: the recounts below are exact whatever they find
             session.execute_write(
-                _write,
-                derive.ADD_NEW_PAPER_PAIRS,
-                ids=chunk,
-                skip=dict.fromkeys(moved, True),
-                max_authors=limits.max_authors,
+                _write, derive.ADD_NEW_PAPER_PAIRS, ids=chunk, skip=skip, max_authors=limits.max_authors
             )
             _report(progress, "co-authorships", done, len(fresh))
         _coauthors(session, sorted(moved), limits.max_authors, progress)

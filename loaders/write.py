@@ -402,8 +402,6 @@ def _merge_and_rename(
     for merge in merges if label in _MERGE else []:  # one at a time: several may share a survivor
         for rec in tx.run(_MERGE[label], merges=[merge]):
             touched |= set(rec["touched"])
-            if label == "Researcher":
-                touched.add(rec["survivor"])
     moved = set(touched) if label == "Researcher" else set[str]()
     if label == "Researcher":
         moved |= {r["new"] for r in renames} | {m["survivor"] for m in merges}

@@ -78,13 +78,24 @@ MERGE (a)-[c:COAUTHORED_WITH]->(b)
 SET c.weight = weight, c.first_year = first_year, c.last_year = last_year
 """
 
+# The years of the edge `r` widened to the new papers' `first_year` and `last_year` (nulls ignored),
+# ending the SET of ADD_NEW_PAPER_PAIRS and ADD_NEW_PAPER_AFFILIATIONS.
+_WIDEN_YEARS: LiteralString = """\
+    r.first_year = CASE WHEN first_year IS NULL THEN r.first_year
+                        WHEN r.first_year IS NULL OR first_year < r.first_year THEN first_year
+                        ELSE r.first_year END,
+    r.last_year = CASE WHEN last_year IS NULL THEN r.last_year
+                       WHEN r.last_year IS NULL OR last_year > r.last_year THEN last_year
+                       ELSE r.last_year END
+"""
+
 # Adds the given papers, new in this load, to the COAUTHORED_WITH edges of their author pairs (papers
 # of at most $max_authors authors; pairs with a researcher in $skip, a map {id: true}, are recomputed
-# whole elsewhere):
-# weight plus the papers the pair shares among them, years widened. A paper new in the load was never
+# whole elsewhere): weight plus the papers the pair shares among them, years widened. A paper new in the load was never
 # counted, so this is exact; a rerun after an interruption finds the papers no longer new and recounts
 # their pairs whole (RECOUNT_PARTNERS), which undoes any double count. Returns nothing.
-ADD_NEW_PAPER_PAIRS: LiteralString = """
+ADD_NEW_PAPER_PAIRS: LiteralString = (
+    """
 UNWIND $ids AS pid
 MATCH (p:Paper {id: pid})
 WHERE COUNT { (p)<-[:AUTHORED]-() } <= $max_authors
@@ -92,15 +103,11 @@ MATCH (p)<-[:AUTHORED]-(a:Researcher)
 MATCH (p)<-[:AUTHORED]-(b:Researcher)
 WHERE a.id < b.id AND $skip[a.id] IS NULL AND $skip[b.id] IS NULL
 WITH a, b, count(p) AS papers, min(p.year) AS first_year, max(p.year) AS last_year
-MERGE (a)-[c:COAUTHORED_WITH]->(b)
-SET c.weight = coalesce(c.weight, 0) + papers,
-    c.first_year = CASE WHEN first_year IS NULL THEN c.first_year
-                        WHEN c.first_year IS NULL OR first_year < c.first_year THEN first_year
-                        ELSE c.first_year END,
-    c.last_year = CASE WHEN last_year IS NULL THEN c.last_year
-                       WHEN c.last_year IS NULL OR last_year > c.last_year THEN last_year
-                       ELSE c.last_year END
+MERGE (a)-[r:COAUTHORED_WITH]->(b)
+SET r.weight = coalesce(r.weight, 0) + papers,
 """
+    + _WIDEN_YEARS
+)
 
 # The COAUTHORED_WITH pairs among the authors of each given (large) paper, {a, b}: the pairs it may
 # have counted before it grew past $max_authors, whose weight must be recounted without it.
@@ -139,7 +146,8 @@ CALL (a, b, weight, first_year, last_year) {
 # Adds the given papers, new in this load, to their authors' AFFILIATED_WITH edges (the institutions
 # each authorship states; authors in $skip, a map {id: true}, are rebuilt whole elsewhere): papers plus the new papers
 # stating it, years widened. Exact for the reason ADD_NEW_PAPER_PAIRS is. Returns nothing.
-ADD_NEW_PAPER_AFFILIATIONS: LiteralString = """
+ADD_NEW_PAPER_AFFILIATIONS: LiteralString = (
+    """
 UNWIND $ids AS pid
 MATCH (p:Paper {id: pid})<-[au:AUTHORED]-(a:Researcher)
 WHERE $skip[a.id] IS NULL
@@ -148,13 +156,9 @@ WITH a, iid, count(DISTINCT p) AS papers, min(p.year) AS first_year, max(p.year)
 MATCH (i:Institution {id: iid})
 MERGE (a)-[r:AFFILIATED_WITH]->(i)
 SET r.papers = coalesce(r.papers, 0) + papers,
-    r.first_year = CASE WHEN first_year IS NULL THEN r.first_year
-                        WHEN r.first_year IS NULL OR first_year < r.first_year THEN first_year
-                        ELSE r.first_year END,
-    r.last_year = CASE WHEN last_year IS NULL THEN r.last_year
-                       WHEN r.last_year IS NULL OR last_year > r.last_year THEN last_year
-                       ELSE r.last_year END
 """
+    + _WIDEN_YEARS
+)
 
 # The authors of the given papers: {id}.
 PAPER_AUTHORS: LiteralString = """
