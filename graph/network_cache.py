@@ -36,6 +36,8 @@ class VersionedCache:
     'A1'
     >>> cache.get(("a",), 2) is MISSING, len(cache)
     (True, 0)
+
+    A value with a `release()` method is told when the cache drops it (see `Network.release`).
     """
 
     def __init__(self, max_entries: int = 128, max_weight: int = 250_000) -> None:
@@ -54,10 +56,15 @@ class VersionedCache:
 
     def _see_version(self, version: Any) -> None:
         if version != self._version:
-            self._entries.clear()
-            self._weights.clear()
-            self.weight = 0
+            self._drop_all()
             self._version = version
+
+    def _drop_all(self) -> None:
+        for value in self._entries.values():
+            _release(value)
+        self._entries.clear()
+        self._weights.clear()
+        self.weight = 0
 
     def get(self, key: Hashable, version: Any) -> Any:
         """The cached value for `key` at `version`, or MISSING."""
@@ -87,19 +94,27 @@ class VersionedCache:
             entry = (key, version)
             self.weight += weight - self._weights.get(entry, 0)
             self._weights[entry] = weight
+            replaced = self._entries.get(entry, MISSING)
+            if replaced is not MISSING and replaced is not value:
+                _release(replaced)
             self._entries[entry] = value
             self._entries.move_to_end(entry)
             while len(self._entries) > self.max_entries or self.weight > self.max_weight:
-                old, _ = self._entries.popitem(last=False)
+                old, dropped = self._entries.popitem(last=False)
                 self.weight -= self._weights.pop(old)
+                _release(dropped)
 
     def clear(self) -> None:
         """Drop everything (tests and `weft analytics` use it)."""
         with self._lock:
-            self._entries.clear()
-            self._weights.clear()
-            self.weight = 0
+            self._drop_all()
             self._version = None
+
+
+def _release(value: Any) -> None:
+    release = getattr(value, "release", None)
+    if callable(release):
+        release()
 
 
 NETWORK_CACHE = VersionedCache()

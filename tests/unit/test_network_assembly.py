@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
+import weakref
 
 import networkx as nx
 import pytest
@@ -46,9 +48,56 @@ def test_a_networks_graphql_object_is_built_once() -> None:
     network = network_from_row(ROW)
     built = ResearcherNetwork.from_record(network)
     assert ResearcherNetwork.from_record(network) is built
-    assert [(e.source, e.target, e.weight) for e in built.edges] == [("a", "c", 3), ("a", "d", 2), ("b", "c", 1)]
+    assert [(s, t, w) for s, t, w, _, _ in built.ties] == [("a", "c", 3), ("a", "d", 2), ("b", "c", 1)]
     assert [n.id for n in built.nodes] == ["c", "a", "b", "d"]
     assert ResearcherNetwork.from_record(network_from_row(ROW)) is not built
+
+
+def test_a_cached_networks_ties_are_not_tracked_by_the_garbage_collector() -> None:
+    """What a cached network keeps of its ties is plain tuples, which a collection stops tracking: a full
+    collection then does not rescan 10,000 objects per cached network (issue 9)."""
+    from weft.schema.types.researcher_network import ResearcherNetwork
+
+    built = ResearcherNetwork.from_record(network_from_row(ROW))
+    gc.collect()
+    assert built.ties and not any(gc.is_tracked(tie) for tie in built.ties)
+
+
+def test_a_released_network_forgets_its_graphql_object() -> None:
+    """The built object refers back to its network; release() (the cache calls it on dropping a network)
+    breaks that cycle so the pair is freed by reference counting, without a full collection."""
+    from weft.schema.types.researcher_network import ResearcherNetwork
+
+    network = network_from_row(ROW)
+    built = ResearcherNetwork.from_record(network)
+    gone = weakref.ref(built)
+    network.release()
+    assert ResearcherNetwork.from_record(network) is not built
+    gc.disable()
+    try:
+        del built, network
+        assert gone() is None
+    finally:
+        gc.enable()
+
+
+def test_the_network_cache_releases_what_it_drops() -> None:
+    released: list[str] = []
+
+    class Value:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def release(self) -> None:
+            released.append(self.name)
+
+    cache = VersionedCache(max_entries=2)
+    cache.put("a", 1, Value("a"))
+    cache.put("b", 1, Value("b"))
+    cache.put("c", 1, Value("c"))  # evicts a
+    cache.put("b", 1, Value("b2"))  # replaces b
+    cache.get("c", 2)  # a newer version drops c and b2
+    assert released == ["a", "b", "c", "b2"]
 
 
 @pytest.mark.parametrize(
