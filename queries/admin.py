@@ -55,6 +55,11 @@ INDEXES: tuple[LiteralString, ...] = (
     "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
 )
 
+# Every index and its state (ONLINE, POPULATING, FAILED); a uniqueness constraint's backing index bears
+# the constraint's name. server/health.py's /ready checks that the names of CONSTRAINTS and INDEXES are
+# all there and ONLINE.
+SCHEMA_STATE: LiteralString = "SHOW INDEXES YIELD name, state RETURN name, state"
+
 # Blocks until every index is online, so the first query after a migration can use it.
 AWAIT_INDEXES: LiteralString = "CALL db.awaitIndexes(300)"
 
