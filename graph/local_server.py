@@ -12,6 +12,7 @@ import hashlib
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import time
 from collections.abc import Callable
@@ -57,6 +58,11 @@ class Instance:
     @property
     def log_file(self) -> Path:
         return self.home / "logs" / "console.log"
+
+    @property
+    def replica_marker(self) -> Path:
+        """Present in a read-only replica's folder (`weft replicas start`): what it was loaded from."""
+        return self.home / "replica.json"
 
 
 class CredentialsRefused(Unavailable):
@@ -189,6 +195,10 @@ def write_config(instance: Instance) -> None:
         # the databases have already stopped and checkpointed
         "internal.dbms.bolt.netty_server_shutdown_quiet_period=0",
     ]
+    if instance.replica_marker.exists():
+        # a read replica (`weft replicas start`): every database refuses writes (5.x name of the 4.x
+        # dbms.databases.default_to_read_only)
+        lines.append("server.databases.default_to_read_only=true")
     if s.neo4j_password:
         lines.append("dbms.security.auth_enabled=true")
     else:
@@ -243,6 +253,53 @@ def run_admin(instance: Instance, args: list[str]) -> subprocess.CompletedProces
         *args,
     ]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+
+
+def _admin_failure(what: str, result: subprocess.CompletedProcess[str]) -> Unavailable:
+    output = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
+    return Unavailable(f"{what} failed (neo4j-admin exit {result.returncode}):\n" + "\n".join(output[-15:]))
+
+
+def dump_database(instance: Instance, to_dir: Path) -> Path:
+    """`neo4j-admin database dump` of the instance's database into to_dir/<database>.dump (replaced if
+    there); the server must be stopped (Community cannot take a database offline while it runs)."""
+    database = instance.settings.neo4j_database
+    to_dir.mkdir(parents=True, exist_ok=True)
+    args = ["database", "dump", database, f"--to-path={to_dir}", "--overwrite-destination=true"]
+    result = run_admin(instance, args)
+    if result.returncode != 0:
+        raise _admin_failure(f"dumping {database} to {to_dir}", result)
+    return to_dir / f"{database}.dump"
+
+
+def load_database(instance: Instance, dump_file: Path) -> None:
+    """`neo4j-admin database load` of a dump file into the instance's database, replacing its store;
+    the server must be stopped. neo4j-admin reads `<database>.dump` from a folder, so a file named
+    otherwise is linked under that name in a scratch folder first."""
+    database = instance.settings.neo4j_database
+    dump_file = dump_file.resolve()
+    scratch = instance.home / "run" / "load-from"
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    try:
+        (scratch / f"{database}.dump").symlink_to(dump_file)
+        args = ["database", "load", database, f"--from-path={scratch}", "--overwrite-destination=true"]
+        result = run_admin(instance, args)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if result.returncode != 0:
+        raise _admin_failure(f"loading {dump_file} into {database}", result)
+
+
+def port_in_use(host: str, port: int) -> bool:
+    """True when something listens on host:port (a bind test, as a server would make)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return True
+    return False
 
 
 def is_local(settings: Settings) -> bool:
