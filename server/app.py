@@ -1,4 +1,4 @@
-"""The Starlette app: one async Neo4j driver per process (lifespan), /graphql, /health.
+"""The Starlette app: one async Neo4j driver per process (lifespan), /graphql, /health and /ready (server/health.py).
 
 `weft serve --workers N` runs N such processes on one port (uvicorn's supervisor); each builds its own
 app, driver and caches, so nothing here is shared between processes.
@@ -17,7 +17,6 @@ import functools
 import gc
 import json
 import logging
-import os
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -39,7 +38,7 @@ from weft.graph.driver import open_async_driver
 from weft.graph.settings import Settings, load_settings
 from weft.schema.context import Context
 from weft.schema.root import build_schema
-from weft.server import network_routes
+from weft.server import health, network_routes
 from weft.server.response_cache import ResponseCache
 from weft.server.site import routes as site
 from weft.server.site.graphiql import graphiql_html
@@ -197,16 +196,6 @@ async def read_bounded_body(request: Request) -> JSONResponse | None:
     return None
 
 
-async def health(request: Request) -> JSONResponse:
-    """200 when Neo4j answers, 503 otherwise; `x-weft-worker` names the process that answered."""
-    headers = {"x-weft-worker": str(os.getpid())}
-    try:
-        await request.app.state.driver.verify_connectivity()
-    except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
-        return JSONResponse({"status": "unavailable", "neo4j": exc.__class__.__name__}, 503, headers)
-    return JSONResponse({"status": "ok", "neo4j": "up"}, headers=headers)
-
-
 # Net container allocations between collections of the youngest generation (CPython's default: 700).
 GC_YOUNG_THRESHOLD = 50_000
 
@@ -242,7 +231,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     graphql_app = ResponseCache(view, settings)
     routes: list[BaseRoute] = [
         Route("/graphql", graphql_app, methods=["GET", "POST"]),
-        Route("/health", health),
+        *health.routes,
         *network_routes.routes,
         *site.routes,
     ]

@@ -2,7 +2,7 @@
 and index of `weft migrate` is ONLINE, 503 with a reason when one is missing or Neo4j is down.
 
 The handlers run in a small Starlette app whose lifespan sets `app.state` as server/app.py's does
-(`settings`, an async `driver`), so they are tested on their own, whatever app.py routes.
+(`settings`, an async `driver`), so they are tested on their own; the last test asks the real app.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from weft.graph.driver import open_async_driver
 from weft.graph.migrate import migrate
 from weft.graph.settings import Settings
 from weft.server import health
+from weft.server.app import create_app
 
 
 def health_app(settings: Settings) -> Starlette:
@@ -90,3 +91,12 @@ def test_neither_ready_nor_healthy_when_neo4j_does_not_answer(settings: Settings
     assert body["status"] == "unavailable" and body["neo4j"] == "ServiceUnavailable"
     if path == "/ready":
         assert body["reason"] == "Neo4j did not answer (ServiceUnavailable)"
+
+
+def test_the_served_app_answers_ready_and_health(driver: Driver, settings: Settings) -> None:
+    """`weft serve`'s app mounts both (a load balancer's /ready check must not get a 404)."""
+    with TestClient(create_app(settings)) as client:
+        ready = client.get("/ready")
+        assert ready.status_code == 200, ready.text
+        assert ready.json()["status"] == "ready"
+        assert client.get("/health").json() == {"status": "ok", "neo4j": "up"}
