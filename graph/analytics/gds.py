@@ -146,7 +146,9 @@ def score_rows(driver: Driver, database: str, concurrency: int = MAX_CONCURRENCY
         on_step("project")
         modularity = _run_algorithms(driver, database, name, researchers, concurrency, on_step)
         with translated_errors("reading GDS scores"):
-            records, _, _ = driver.execute_query(q.SCORES, graph=name, database_=database, routing_="r")
+            # Routed like the projection (to the writer): a GDS graph lives in one server's memory, and on a
+            # cluster a read could go to a secondary that does not hold it.
+            records, _, _ = driver.execute_query(q.SCORES, graph=name, database_=database)
         on_step("stream")
     raw = [record.data() for record in records]
     communities = numbered({r["id"]: int(r["community"]) for r in raw})
