@@ -285,8 +285,8 @@ def work_rows(record: JSONObject) -> RecordRows:
             if isinstance(w, str) and (oid := normalize_openalex(w)) and oid[0] == "W"
         }
     )
-    for oid in refs:
-        rows.rels.append(RelRow("REFERENCES", paper.key, f"openalex:{oid}"))
+    paper_key = paper.key
+    rows.rels.extend(RelRow("REFERENCES", paper_key, f"openalex:{oid}") for oid in refs)
     return rows
 
 
@@ -294,9 +294,10 @@ def _authorship_rows(rows: RecordRows, paper: NodeRow, authorships: list[JSONObj
     """One AUTHORED per author; an author listed twice keeps the first slot and every institution."""
     institutions: dict[str, NodeRow] = {}
     authored: dict[str, RelRow] = {}
+    paper_key = paper.key  # each `.key` ranks the row's keys again: worked out once per row here
     for rank, authorship in enumerate(authorships):
         author = _dict(authorship.get("author"))
-        keys = _researcher_keys(author) or {"scoped_key": scoped_researcher_key(paper.key, rank)}
+        keys = _researcher_keys(author) or {"scoped_key": scoped_researcher_key(paper_key, rank)}
         raw_name = authorship.get("raw_author_name") or author.get("display_name")
         researcher = NodeRow(
             "Researcher",
@@ -309,13 +310,14 @@ def _authorship_rows(rows: RecordRows, paper: NodeRow, authorships: list[JSONObj
             level=MENTION,
             updated=updated,
         )
-        rel = authored.get(researcher.key)
+        researcher_key = researcher.key
+        rel = authored.get(researcher_key)
         if rel is None:
             rows.nodes.append(researcher)
-            rel = authored[researcher.key] = RelRow(
+            rel = authored[researcher_key] = RelRow(
                 "AUTHORED",
-                researcher.key,
-                paper.key,
+                researcher_key,
+                paper_key,
                 {
                     "position": authorship.get("author_position"),
                     "rank": rank,
@@ -329,9 +331,10 @@ def _authorship_rows(rows: RecordRows, paper: NodeRow, authorships: list[JSONObj
             row = institution_mention(_dict(inst), updated)
             if row is None:
                 continue
-            institutions.setdefault(row.key, row)
-            if row.key not in rel.props["institution_keys"]:
-                rel.props["institution_keys"].append(row.key)
+            institution_key = row.key
+            institutions.setdefault(institution_key, row)
+            if institution_key not in rel.props["institution_keys"]:
+                rel.props["institution_keys"].append(institution_key)
     rows.nodes.extend(institutions.values())
 
 
@@ -400,5 +403,5 @@ def _category_rows(rows: RecordRows, paper: NodeRow, record: JSONObject, updated
             )
             categories.link(key, False, concept.get("score"))
     rows.nodes.extend(categories.rows.values())
-    for key, props in categories.links.items():
-        rows.rels.append(RelRow("IN_CATEGORY", paper.key, key, props))
+    paper_key = paper.key
+    rows.rels.extend(RelRow("IN_CATEGORY", paper_key, key, props) for key, props in categories.links.items())

@@ -32,6 +32,7 @@ CHUNK_RECORDS = 5000
 # Record numbers are <file ordinal> * RECORD_SPAN + <record in file>: unique across the run.
 RECORD_SPAN = 1 << 36
 
+_LABEL_POSITION = {label: i for i, label in enumerate(LABEL_ORDER)}
 _KEY_RANK = {label: {prop: i for i, (_, prop) in enumerate(pairs)} for label, pairs in KEY_PROPERTIES.items()}
 
 NODE_COLUMNS = {
@@ -117,12 +118,18 @@ def value_kind(value: object) -> str:
 
 def _note_kinds(kinds: dict[str, set[str]], prefix: str, props: dict[str, Any]) -> None:
     for name, value in props.items():
-        seen = kinds.get(f"{prefix}.{name}")
-        if seen is None:
-            seen = kinds[f"{prefix}.{name}"] = set()
         kind = _SCALAR_KINDS.get(type(cast(object, value))) or value_kind(value)
-        if kind not in seen:
+        seen = kinds.get(_kind_name(prefix, name))
+        if seen is None:
+            kinds[_kind_name(prefix, name)] = {kind}
+        elif kind not in seen:
             seen.add(kind)
+
+
+@lru_cache(maxsize=4096)
+def _kind_name(prefix: str, name: str) -> str:
+    """`<prefix>.<name>`, made once per pair (a few dozen pairs, millions of properties)."""
+    return f"{prefix}.{name}"
 
 
 _SCALAR_KINDS: dict[type, str] = {bool: "bool", int: "int", float: "float", str: "str"}
@@ -144,7 +151,7 @@ def node_rows(rec: int, rows: RecordRows, seq: int, kinds: dict[str, set[str]]) 
     row_keys = [row.key for row in rows.nodes]
     order = sorted(
         range(len(rows.nodes)),
-        key=lambda i: (LABEL_ORDER.index(rows.nodes[i].label), ranks[i][1]),
+        key=lambda i: (_LABEL_POSITION[rows.nodes[i].label], ranks[i][1]),
         reverse=True,
     )
     firsts: set[int] = set()
