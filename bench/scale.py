@@ -52,8 +52,8 @@ PAPER_PAGE = """query($id: String!) { papers(filter: {researcher: $id}, first: 2
   edges { node { id title year citedByCount } } } }"""
 
 BY_PAPERS = """
-MATCH (r:Researcher) WHERE coalesce(r.is_person, true)
-RETURN r.id AS id, COUNT { (r)-[:AUTHORED]->() } AS n ORDER BY n, id
+MATCH (r:Researcher) WHERE coalesce(r.is_person, true) AND r.openalex_id IS NOT NULL
+RETURN r.id AS id, r.openalex_id AS openalex_id, COUNT { (r)-[:AUTHORED]->() } AS n ORDER BY n, id
 """
 BEST_CONNECTED = """
 MATCH (r:Researcher)
@@ -121,13 +121,15 @@ class Http:
 @dataclass
 class Ids:
     researchers: list[str]
+    openalex: list[str]  # the same researchers' OpenAlex ids (bench/raw_cypher.py's profile looks those up)
     busiest: list[str]
     categories: list[str]
     texts: list[str]
 
     @classmethod
     def pick(cls, driver: neo4j.Driver, k: int) -> Ids:
-        researchers = quantile_picks([r["id"] for r in driver.execute_query(BY_PAPERS).records], k)
+        picked = quantile_picks([(r["id"], r["openalex_id"]) for r in driver.execute_query(BY_PAPERS).records], k)
+        researchers, openalex = [p[0] for p in picked], [p[1] for p in picked]
         busiest = [r["id"] for r in driver.execute_query(BEST_CONNECTED, k=k).records]
         categories = quantile_picks([r["id"] for r in driver.execute_query(BY_CATEGORY_SIZE).records], k)
         total = driver.execute_query(PAPER_COUNT).records[0]["n"]
@@ -135,7 +137,7 @@ class Ids:
         for i in range(k):
             title = driver.execute_query(TITLES, skip=int((i + 0.5) / k * total)).records[0]["title"]
             texts.append(" ".join(title.split()[:4]))
-        return cls(researchers, busiest, categories, texts)
+        return cls(researchers, openalex, busiest, categories, texts)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -185,6 +187,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8821, help="a running `weft serve` on the same database")
     parser.add_argument("--sample", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--only", default=None, help="comma-separated shape names to run (default: all)")
     args = parser.parse_args()
     os.environ["NEO4J_URI"] = args.uri
     driver = neo4j.GraphDatabase.driver(args.uri, auth=None)
@@ -222,7 +225,7 @@ def main() -> None:
 
     network_raw = raw_cypher("network", {"limit": 200, **NETWORK_PARAMS})
     shapes = [
-        Shape("profile", ids.researchers, weft(gq.PROFILE), raw_cypher("profile")),
+        Shape("profile", ids.openalex, weft(gq.PROFILE), raw_cypher("profile")),
         Shape("network", ids.researchers, weft(gq.NETWORK, miss), network_raw),
         Shape("network, best-connected", ids.busiest, weft(gq.NETWORK, miss), network_raw),
         Shape("mostCited", [""] * args.sample, weft(gq.MOST_CITED), raw_cypher("mostCited")),
@@ -245,6 +248,8 @@ def main() -> None:
             graph_call(lambda r: papers.paper_page(reader, papers.PaperFilter(researcher=r), "NEWEST", None, 25)),
         ),
     ]
+    if args.only:
+        shapes = [s for s in shapes if s.name in args.only.split(",")]
     loads = run(shapes, args.rounds)
     loop.run_until_complete(async_driver.close())
     driver.close()
