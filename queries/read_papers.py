@@ -63,6 +63,26 @@ ORDER BY paper_id, primary DESC, coalesce(score, 0.0) DESC, c.key
 _SORT_RANK: LiteralString = """CASE $sort WHEN 'MOST_CITED' THEN p.sort_cited
   WHEN 'OLDEST' THEN CASE p.sort_date WHEN '' THEN 0 ELSE 1 END ELSE 0 END"""
 
+# `found` (a list of papers) sorted in $sort order after the key $after, cut to $limit: `page`.
+_SORTED_PAGE: LiteralString = (
+    """CALL (found) {
+  UNWIND found AS p
+  WITH p, """
+    + _SORT_RANK
+    + """ AS rank
+  WHERE $after IS NULL OR rank < $after.rank OR (rank = $after.rank AND (
+        CASE WHEN $sort = 'OLDEST' THEN p.sort_date > $after.date ELSE p.sort_date < $after.date END
+        OR (p.sort_date = $after.date AND p.id > $after.id)))
+  WITH p, rank ORDER BY rank DESC,
+    CASE WHEN $sort = 'OLDEST' THEN p.sort_date ELSE '' END ASC,
+    CASE WHEN $sort = 'OLDEST' THEN '' ELSE p.sort_date END DESC,
+    p.id
+  LIMIT $limit
+  RETURN collect(p {.*}) AS page
+}
+"""
+)
+
 # One page of papers matching every non-null filter, in $sort order (NEWEST|OLDEST|MOST_CITED) after the
 # key $after, with the total in the same query: total, page (at most $limit node maps).
 # Filters: $researcher (id), $institutions (ids; a paper counts when an authorship states one),
@@ -88,22 +108,9 @@ WHERE ($year_from IS NULL OR p.year >= $year_from)
   AND ($institutions IS NULL OR EXISTS { (p)-[:STATES_AFFILIATION]->(i:Institution) WHERE i.id IN $institutions })
   AND ($researcher IS NULL OR EXISTS { (:Researcher {id: $researcher})-[:AUTHORED]->(p) })
 WITH collect(p) AS found
-CALL (found) {
-  UNWIND found AS p
-  WITH p, """
-    + _SORT_RANK
-    + """ AS rank
-  WHERE $after IS NULL OR rank < $after.rank OR (rank = $after.rank AND (
-        CASE WHEN $sort = 'OLDEST' THEN p.sort_date > $after.date ELSE p.sort_date < $after.date END
-        OR (p.sort_date = $after.date AND p.id > $after.id)))
-  WITH p, rank ORDER BY rank DESC,
-    CASE WHEN $sort = 'OLDEST' THEN p.sort_date ELSE '' END ASC,
-    CASE WHEN $sort = 'OLDEST' THEN '' ELSE p.sort_date END DESC,
-    p.id
-  LIMIT $limit
-  RETURN collect(p {.*}) AS page
-}
-RETURN size(found) AS total, page
+"""
+    + _SORTED_PAGE
+    + """RETURN size(found) AS total, page
 """
 )
 
@@ -135,88 +142,109 @@ CALL () {
 """
 )
 
-_MOST_CITED_FROM_KEY: LiteralString = lean(
-    """CALL () {
-  CALL () {
-    MATCH (p:Paper)
-    WHERE p.sort_cited = $tie_cited AND p.sort_date <= $tie_date AND (p.sort_date < $tie_date OR p.id > $tie_id)
-      AND p.sort_cited >= $min_cited AND """
-    + _YEARS
-    + """
-    WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit RETURN p
-    UNION ALL
-    MATCH (p:Paper)
-    WHERE p.sort_cited < $below_cited AND p.sort_cited >= $min_cited AND p.sort_date IS NOT NULL AND """
-    + _YEARS
-    + """
-    WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit RETURN p
-  }
-  WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit
-  RETURN collect(p {.*}) AS page
-}
-RETURN total, page
-"""
-)
+# A further filter of the index-ordered pages: `p` is in the category $category.
+_IN_CATEGORY: LiteralString = "\n      AND EXISTS { (p)-[:IN_CATEGORY]->(:Category {id: $category}) }"
 
-_NEWEST_FROM_KEY: LiteralString = lean(
-    """CALL () {
-  CALL () {
-    MATCH (p:Paper)
-    WHERE p.sort_date = $tie_date AND p.id > $tie_id AND """
-    + _MIN_CITED
-    + " AND "
-    + _YEARS
-    + """
-    WITH p ORDER BY p.id LIMIT $limit RETURN p
-    UNION ALL
-    MATCH (p:Paper)
-    WHERE p.sort_date < $below_date AND """
-    + _MIN_CITED
-    + " AND "
-    + _YEARS
-    + """
-    WITH p ORDER BY p.sort_date DESC, p.id LIMIT $limit RETURN p
-  }
-  WITH p ORDER BY p.sort_date DESC, p.id LIMIT $limit
-  RETURN collect(p {.*}) AS page
-}
-RETURN total, page
-"""
-)
 
-_OLDEST_FROM_KEY: LiteralString = lean(
-    """CALL () {
-  CALL () {
-    MATCH (p:Paper)
-    WHERE p.sort_date = $tie_date AND p.id > $tie_id AND """
-    + _MIN_CITED
-    + " AND "
-    + _YEARS
-    + """
-    WITH p ORDER BY p.id LIMIT $limit RETURN p
-    UNION ALL
-    MATCH (p:Paper)
-    WHERE p.sort_date > $above_date AND """
-    + _MIN_CITED
-    + " AND "
-    + _YEARS
-    + """
-    WITH p ORDER BY p.sort_date, p.id LIMIT $limit RETURN p
-    UNION ALL
-    MATCH (p:Paper)
-    WHERE p.sort_date = '' AND p.id > $undated_after AND """
-    + _MIN_CITED
-    + " AND "
-    + _YEARS
-    + """
-    WITH p ORDER BY p.id LIMIT $limit RETURN p
-  }
-  WITH p ORDER BY p.sort_date = '', p.sort_date, p.id LIMIT $limit
-  RETURN collect(p {.*}) AS page
-}
-RETURN total, page
-"""
-)
+def _most_cited_page(extra: LiteralString) -> LiteralString:
+    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further."""
+    return (
+        """CALL () {
+      CALL () {
+        MATCH (p:Paper)
+        WHERE p.sort_cited = $tie_cited AND p.sort_date <= $tie_date AND (p.sort_date < $tie_date OR p.id > $tie_id)
+          AND p.sort_cited >= $min_cited AND """
+        + _YEARS
+        + extra
+        + """
+        WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit RETURN p
+        UNION ALL
+        MATCH (p:Paper)
+        WHERE p.sort_cited < $below_cited AND p.sort_cited >= $min_cited AND p.sort_date IS NOT NULL AND """
+        + _YEARS
+        + extra
+        + """
+        WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit RETURN p
+      }
+      WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit
+      RETURN collect(p {.*}) AS page
+    }
+    """
+    )
+
+
+def _newest_page(extra: LiteralString) -> LiteralString:
+    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further."""
+    return (
+        """CALL () {
+      CALL () {
+        MATCH (p:Paper)
+        WHERE p.sort_date = $tie_date AND p.id > $tie_id AND """
+        + _MIN_CITED
+        + " AND "
+        + _YEARS
+        + extra
+        + """
+        WITH p ORDER BY p.id LIMIT $limit RETURN p
+        UNION ALL
+        MATCH (p:Paper)
+        WHERE p.sort_date < $below_date AND """
+        + _MIN_CITED
+        + " AND "
+        + _YEARS
+        + extra
+        + """
+        WITH p ORDER BY p.sort_date DESC, p.id LIMIT $limit RETURN p
+      }
+      WITH p ORDER BY p.sort_date DESC, p.id LIMIT $limit
+      RETURN collect(p {.*}) AS page
+    }
+    """
+    )
+
+
+def _oldest_page(extra: LiteralString) -> LiteralString:
+    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further."""
+    return (
+        """CALL () {
+      CALL () {
+        MATCH (p:Paper)
+        WHERE p.sort_date = $tie_date AND p.id > $tie_id AND """
+        + _MIN_CITED
+        + " AND "
+        + _YEARS
+        + extra
+        + """
+        WITH p ORDER BY p.id LIMIT $limit RETURN p
+        UNION ALL
+        MATCH (p:Paper)
+        WHERE p.sort_date > $above_date AND """
+        + _MIN_CITED
+        + " AND "
+        + _YEARS
+        + extra
+        + """
+        WITH p ORDER BY p.sort_date, p.id LIMIT $limit RETURN p
+        UNION ALL
+        MATCH (p:Paper)
+        WHERE p.sort_date = '' AND p.id > $undated_after AND """
+        + _MIN_CITED
+        + " AND "
+        + _YEARS
+        + extra
+        + """
+        WITH p ORDER BY p.id LIMIT $limit RETURN p
+      }
+      WITH p ORDER BY p.sort_date = '', p.sort_date, p.id LIMIT $limit
+      RETURN collect(p {.*}) AS page
+    }
+    """
+    )
+
+
+_MOST_CITED_FROM_KEY: LiteralString = lean(_most_cited_page("") + "RETURN total, page\n")
+_NEWEST_FROM_KEY: LiteralString = lean(_newest_page("") + "RETURN total, page\n")
+_OLDEST_FROM_KEY: LiteralString = lean(_oldest_page("") + "RETURN total, page\n")
 
 EVERY_PAPER_PAGES: dict[tuple[str, bool], LiteralString] = {
     ("MOST_CITED", False): _COUNT_EVERY_PAPER + _MOST_CITED_FROM_KEY,
@@ -225,6 +253,44 @@ EVERY_PAPER_PAGES: dict[tuple[str, bool], LiteralString] = {
     ("NEWEST", True): _COUNT_NARROWED + _NEWEST_FROM_KEY,
     ("OLDEST", False): _COUNT_EVERY_PAPER + _OLDEST_FROM_KEY,
     ("OLDEST", True): _COUNT_NARROWED + _OLDEST_FROM_KEY,
+}
+
+
+def _category_pages(index_page: LiteralString) -> LiteralString:
+    return lean(
+        """
+MATCH (c:Category {id: $category})
+CALL () { MATCH (p:Paper) RETURN count(p) AS papers }
+WITH c, papers, COUNT { (c)<-[:IN_CATEGORY]-() } AS total
+CALL (c, total, papers) {
+  WITH c WHERE total * total > $limit * papers
+  """
+        + index_page
+        + """
+  RETURN page
+  UNION
+  WITH c WHERE total * total <= $limit * papers
+  MATCH (c)<-[:IN_CATEGORY]-(p:Paper)
+  WITH collect(p) AS found
+  """
+        + _SORTED_PAGE
+        + """
+  RETURN page
+}
+RETURN total, page
+"""
+    )
+
+
+# The papers of one category ($category, an id) in $sort order, no other filter: total (the category's
+# degree), page (at most $limit node maps). A large category walks the sort index from the cursor (the
+# EVERY_PAPER_PAGES parameters) keeping its own papers, ~$limit x papers / total rows; a small one is
+# gathered and sorted like PAPER_PAGE (after $after), total rows. The walk is taken when it reads fewer:
+# total^2 > $limit x papers (at 1M papers and $limit 21, categories above ~4,600 papers).
+CATEGORY_PAPER_PAGES: dict[str, LiteralString] = {
+    "MOST_CITED": _category_pages(_most_cited_page(_IN_CATEGORY)),
+    "NEWEST": _category_pages(_newest_page(_IN_CATEGORY)),
+    "OLDEST": _category_pages(_oldest_page(_IN_CATEGORY)),
 }
 
 # Pages of each researcher's papers, optionally in categories ($keys[].categories: ids) and a year range,

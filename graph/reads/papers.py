@@ -115,7 +115,8 @@ async def paper_page(
 ) -> KeyedPage:
     """Papers matching `where` in `sort` order (NEWEST, OLDEST, MOST_CITED): `limit` of them after the
     key `after` (None: from the start). Without a researcher, institution or category the list is read
-    in index order from the cursor on; with one, that smaller set is sorted."""
+    in index order from the cursor on; with one, that smaller set is sorted, except that one large
+    category (and nothing else) is also read in index order (q.CATEGORY_PAPER_PAGES)."""
     params: dict[str, Any] = {
         "researcher": where.researcher,
         "institutions": where.institutions,
@@ -127,12 +128,16 @@ async def paper_page(
         "sort": sort,
         "limit": limit + 1,
     }
+    narrowed = where.year_from is not None or where.year_to is not None or where.min_citations is not None
     if where.researcher is not None or where.institutions is not None or where.categories is not None:
         params["after"] = None if after is None else after._asdict()
         query = q.PAPER_PAGE
+        alone = where.researcher is None and where.institutions is None and not narrowed
+        if alone and where.categories is not None and len(where.categories) == 1:
+            params.update(_start(sort, after), category=where.categories[0])
+            query = q.CATEGORY_PAPER_PAGES[sort]
     else:
         params.update(_start(sort, after))
-        narrowed = where.year_from is not None or where.year_to is not None or where.min_citations is not None
         query = q.EVERY_PAPER_PAGES[(sort, narrowed)]
     row = await reader.one(query, params, "listing papers")
     rows: list[Row] = row["page"] if row else []

@@ -275,3 +275,53 @@ async def test_pages_by_cursor_walk_the_full_order(
         assert len(page.rows) == 97
         after = papers.paper_key(page.rows[-1], sort)
     assert seen == want
+
+
+# --- one category ---------------------------------------------------------------------------------
+
+IN_C17 = N // 7 + 1  # papers 0, 7, 14, ...: every 7th of the 3,000
+
+
+@pytest.mark.parametrize("sort", SORTS)
+async def test_a_large_categorys_pages_walk_the_sort_index(
+    graph: Driver, settings: Settings, backfilled: int, reader: GraphReader, sort: str
+) -> None:
+    """One category and nothing else: with pages of 7, c17 is large enough (429^2 > 8 x 3,000) that its
+    papers are found by walking the sort index from the cursor (q.CATEGORY_PAPER_PAGES), and walking
+    every page gives exactly the category's full order."""
+    where, cypher = FILTERS["category"]
+    want = full_sort(graph, settings, sort, cypher)
+    assert len(want) == IN_C17
+    seen: list[str] = []
+    after: papers.PaperKey | None = None
+    while True:
+        page = await papers.paper_page(reader, where, sort, after, 7)
+        assert page.total == IN_C17
+        seen += [row["id"] for row in page.rows]
+        if not page.has_more:
+            break
+        after = papers.paper_key(page.rows[-1], sort)
+    assert seen == want
+
+
+@pytest.mark.parametrize("sort", SORTS)
+@pytest.mark.parametrize(("page_size", "walks"), [(7, True), (97, False)], ids=["walk", "gather"])
+def test_a_category_page_reads_its_papers_one_way(
+    graph: Driver, settings: Settings, backfilled: int, sort: str, page_size: int, walks: bool
+) -> None:
+    """The walk never gathers the category (no operator holds its 429 papers), reads a few rows past each
+    page from the index and counts from the category's degree; a page too large for the walk to pay
+    (97 x 3,000 > 429^2) gathers and sorts the category instead."""
+    params = every_page_params(sort, None, False) | {
+        "category": "c17",
+        "sort": sort,
+        "after": None,
+        "limit": page_size + 1,
+    }
+    ops = list(operators(profile(graph, settings, q.CATEGORY_PAPER_PAGES[sort], params)))
+    assert not [kind(op) for op in ops if kind(op) in ("AllNodesScan", "NodeByLabelScan")]
+    gathered = max(op["rows"] for op in ops if "IN_CATEGORY" in str(op.get("args", {}).get("Details")))
+    if walks:
+        assert gathered < IN_C17 and max(op["rows"] for op in ops) < IN_C17
+    else:
+        assert gathered == IN_C17
