@@ -142,15 +142,19 @@ CALL () {
 """
 )
 
-# A further filter of the index-ordered pages: `p` is in the category $category.
-_IN_CATEGORY: LiteralString = "\n      AND EXISTS { (p)-[:IN_CATEGORY]->(:Category {id: $category}) }"
+# A further filter of the index-ordered pages: `p` is in the category `c` (bound by the caller).
+_IN_CATEGORY: LiteralString = "\n      AND EXISTS { (p)-[:IN_CATEGORY]->(c) }"
 
 
-def _most_cited_page(extra: LiteralString) -> LiteralString:
-    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further."""
+def _most_cited_page(extra: LiteralString = "", scope: LiteralString = "") -> LiteralString:
+    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further
+    (with the variables in `scope` imported)."""
     return (
-        """CALL () {
-      CALL () {
+        "CALL ("
+        + scope
+        + ") {\n      CALL ("
+        + scope
+        + """) {
         MATCH (p:Paper)
         WHERE p.sort_cited = $tie_cited AND p.sort_date <= $tie_date AND (p.sort_date < $tie_date OR p.id > $tie_id)
           AND p.sort_cited >= $min_cited AND """
@@ -173,11 +177,15 @@ def _most_cited_page(extra: LiteralString) -> LiteralString:
     )
 
 
-def _newest_page(extra: LiteralString) -> LiteralString:
-    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further."""
+def _newest_page(extra: LiteralString = "", scope: LiteralString = "") -> LiteralString:
+    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further
+    (with the variables in `scope` imported)."""
     return (
-        """CALL () {
-      CALL () {
+        "CALL ("
+        + scope
+        + ") {\n      CALL ("
+        + scope
+        + """) {
         MATCH (p:Paper)
         WHERE p.sort_date = $tie_date AND p.id > $tie_id AND """
         + _MIN_CITED
@@ -203,11 +211,15 @@ def _newest_page(extra: LiteralString) -> LiteralString:
     )
 
 
-def _oldest_page(extra: LiteralString) -> LiteralString:
-    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further."""
+def _oldest_page(extra: LiteralString = "", scope: LiteralString = "") -> LiteralString:
+    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further
+    (with the variables in `scope` imported)."""
     return (
-        """CALL () {
-      CALL () {
+        "CALL ("
+        + scope
+        + ") {\n      CALL ("
+        + scope
+        + """) {
         MATCH (p:Paper)
         WHERE p.sort_date = $tie_date AND p.id > $tie_id AND """
         + _MIN_CITED
@@ -242,9 +254,9 @@ def _oldest_page(extra: LiteralString) -> LiteralString:
     )
 
 
-_MOST_CITED_FROM_KEY: LiteralString = lean(_most_cited_page("") + "RETURN total, page\n")
-_NEWEST_FROM_KEY: LiteralString = lean(_newest_page("") + "RETURN total, page\n")
-_OLDEST_FROM_KEY: LiteralString = lean(_oldest_page("") + "RETURN total, page\n")
+_MOST_CITED_FROM_KEY: LiteralString = lean(_most_cited_page() + "RETURN total, page\n")
+_NEWEST_FROM_KEY: LiteralString = lean(_newest_page() + "RETURN total, page\n")
+_OLDEST_FROM_KEY: LiteralString = lean(_oldest_page() + "RETURN total, page\n")
 
 EVERY_PAPER_PAGES: dict[tuple[str, bool], LiteralString] = {
     ("MOST_CITED", False): _COUNT_EVERY_PAPER + _MOST_CITED_FROM_KEY,
@@ -263,13 +275,13 @@ MATCH (c:Category {id: $category})
 CALL () { MATCH (p:Paper) RETURN count(p) AS papers }
 WITH c, papers, COUNT { (c)<-[:IN_CATEGORY]-() } AS total
 CALL (c, total, papers) {
-  WITH c WHERE total * total > $limit * papers
+  WITH c WHERE total * total > 6 * $limit * papers
   """
         + index_page
         + """
   RETURN page
   UNION
-  WITH c WHERE total * total <= $limit * papers
+  WITH c WHERE total * total <= 6 * $limit * papers
   MATCH (c)<-[:IN_CATEGORY]-(p:Paper)
   WITH collect(p) AS found
   """
@@ -284,13 +296,14 @@ RETURN total, page
 
 # The papers of one category ($category, an id) in $sort order, no other filter: total (the category's
 # degree), page (at most $limit node maps). A large category walks the sort index from the cursor (the
-# EVERY_PAPER_PAGES parameters) keeping its own papers, ~$limit x papers / total rows; a small one is
-# gathered and sorted like PAPER_PAGE (after $after), total rows. The walk is taken when it reads fewer:
-# total^2 > $limit x papers (at 1M papers and $limit 21, categories above ~4,600 papers).
+# EVERY_PAPER_PAGES parameters) keeping its own papers: ~$limit x papers / total rows, ~31 db hits each
+# (the membership test reads the paper's relationships); a small one is gathered and sorted like
+# PAPER_PAGE (after $after): total rows, ~5 db hits each. The walk is taken when it costs less:
+# total^2 > 6 x $limit x papers (at 1M papers and $limit 21, categories above ~11,000 papers).
 CATEGORY_PAPER_PAGES: dict[str, LiteralString] = {
-    "MOST_CITED": _category_pages(_most_cited_page(_IN_CATEGORY)),
-    "NEWEST": _category_pages(_newest_page(_IN_CATEGORY)),
-    "OLDEST": _category_pages(_oldest_page(_IN_CATEGORY)),
+    "MOST_CITED": _category_pages(_most_cited_page(_IN_CATEGORY, "c")),
+    "NEWEST": _category_pages(_newest_page(_IN_CATEGORY, "c")),
+    "OLDEST": _category_pages(_oldest_page(_IN_CATEGORY, "c")),
 }
 
 # Pages of each researcher's papers, optionally in categories ($keys[].categories: ids) and a year range,

@@ -286,7 +286,7 @@ IN_C17 = N // 7 + 1  # papers 0, 7, 14, ...: every 7th of the 3,000
 async def test_a_large_categorys_pages_walk_the_sort_index(
     graph: Driver, settings: Settings, backfilled: int, reader: GraphReader, sort: str
 ) -> None:
-    """One category and nothing else: with pages of 7, c17 is large enough (429^2 > 8 x 3,000) that its
+    """One category and nothing else: with pages of 7, c17 is large enough (429^2 > 6 x 8 x 3,000) that its
     papers are found by walking the sort index from the cursor (q.CATEGORY_PAPER_PAGES), and walking
     every page gives exactly the category's full order."""
     where, cypher = FILTERS["category"]
@@ -311,7 +311,7 @@ def test_a_category_page_reads_its_papers_one_way(
 ) -> None:
     """The walk never gathers the category (no operator holds its 429 papers), reads a few rows past each
     page from the index and counts from the category's degree; a page too large for the walk to pay
-    (97 x 3,000 > 429^2) gathers and sorts the category instead."""
+    (6 x 98 x 3,000 > 429^2) gathers and sorts the category instead."""
     params = every_page_params(sort, None, False) | {
         "category": "c17",
         "sort": sort,
