@@ -64,7 +64,7 @@ _SORT_RANK: LiteralString = """CASE $sort WHEN 'MOST_CITED' THEN p.sort_cited
   WHEN 'OLDEST' THEN CASE p.sort_date WHEN '' THEN 0 ELSE 1 END ELSE 0 END"""
 
 # `found` (a list of papers) sorted in $sort order after the key $after, cut to $limit: `page`.
-_SORTED_PAGE: LiteralString = (
+_SORTED_PAGE: LiteralString = lean(
     """CALL (found) {
   UNWIND found AS p
   WITH p, """
