@@ -146,111 +146,95 @@ CALL () {
 _IN_CATEGORY: LiteralString = "\n      AND EXISTS { (p)-[:IN_CATEGORY]->(c) }"
 
 
-def _most_cited_page(extra: LiteralString = "", scope: LiteralString = "") -> LiteralString:
-    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further
-    (with the variables in `scope` imported)."""
+_Branch = tuple[LiteralString, LiteralString]
+
+
+def _index_page(
+    branches: list[_Branch], order: LiteralString, extra: LiteralString, scope: LiteralString
+) -> LiteralString:
+    """The subquery returning `page`: each branch (a condition on `p`, the order it is read in) read from its
+    sort index up to $limit, the union of them in `order` up to $limit; `extra` filters `p` further in
+    every branch (with the variables in `scope` imported)."""
+    reads: list[LiteralString] = [
+        """
+    MATCH (p:Paper)
+    WHERE """
+        + where
+        + " AND "
+        + _YEARS
+        + extra
+        + """
+    WITH p ORDER BY """
+        + by
+        + """ LIMIT $limit RETURN p"""
+        for where, by in branches
+    ]
     return (
         "CALL ("
         + scope
-        + ") {\n      CALL ("
+        + ") {\n  CALL ("
         + scope
-        + """) {
-        MATCH (p:Paper)
-        WHERE p.sort_cited = $tie_cited AND p.sort_date <= $tie_date AND (p.sort_date < $tie_date OR p.id > $tie_id)
-          AND p.sort_cited >= $min_cited AND """
-        + _YEARS
-        + extra
+        + ") {"
+        + "\n    UNION ALL".join(reads)
         + """
-        WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit RETURN p
-        UNION ALL
-        MATCH (p:Paper)
-        WHERE p.sort_cited < $below_cited AND p.sort_cited >= $min_cited AND p.sort_date IS NOT NULL AND """
-        + _YEARS
-        + extra
-        + """
-        WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit RETURN p
-      }
-      WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit
-      RETURN collect(p {.*}) AS page
-    }
-    """
+  }
+  WITH p ORDER BY """
+        + order
+        + """ LIMIT $limit
+  RETURN collect(p {.*}) AS page
+}
+"""
+    )
+
+
+# The papers tied with the cursor's date, after its id (NEWEST and OLDEST).
+_DATE_TIE: _Branch = (
+    "p.sort_date = $tie_date AND p.id > $tie_id AND " + _MIN_CITED,
+    "p.id",
+)
+
+
+def _most_cited_page(extra: LiteralString = "", scope: LiteralString = "") -> LiteralString:
+    """MOST_CITED from the key on: the cursor's ties, then lower counts."""
+    return _index_page(
+        [
+            (
+                "p.sort_cited = $tie_cited AND p.sort_date <= $tie_date AND (p.sort_date < $tie_date OR p.id > $tie_id)"
+                " AND p.sort_cited >= $min_cited",
+                "p.sort_cited DESC, p.sort_date DESC, p.id",
+            ),
+            (
+                "p.sort_cited < $below_cited AND p.sort_cited >= $min_cited AND p.sort_date IS NOT NULL",
+                "p.sort_cited DESC, p.sort_date DESC, p.id",
+            ),
+        ],
+        "p.sort_cited DESC, p.sort_date DESC, p.id",
+        extra,
+        scope,
     )
 
 
 def _newest_page(extra: LiteralString = "", scope: LiteralString = "") -> LiteralString:
-    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further
-    (with the variables in `scope` imported)."""
-    return (
-        "CALL ("
-        + scope
-        + ") {\n      CALL ("
-        + scope
-        + """) {
-        MATCH (p:Paper)
-        WHERE p.sort_date = $tie_date AND p.id > $tie_id AND """
-        + _MIN_CITED
-        + " AND "
-        + _YEARS
-        + extra
-        + """
-        WITH p ORDER BY p.id LIMIT $limit RETURN p
-        UNION ALL
-        MATCH (p:Paper)
-        WHERE p.sort_date < $below_date AND """
-        + _MIN_CITED
-        + " AND "
-        + _YEARS
-        + extra
-        + """
-        WITH p ORDER BY p.sort_date DESC, p.id LIMIT $limit RETURN p
-      }
-      WITH p ORDER BY p.sort_date DESC, p.id LIMIT $limit
-      RETURN collect(p {.*}) AS page
-    }
-    """
+    """NEWEST from the key on: the cursor's ties, then earlier dates."""
+    return _index_page(
+        [_DATE_TIE, ("p.sort_date < $below_date AND " + _MIN_CITED, "p.sort_date DESC, p.id")],
+        "p.sort_date DESC, p.id",
+        extra,
+        scope,
     )
 
 
 def _oldest_page(extra: LiteralString = "", scope: LiteralString = "") -> LiteralString:
-    """The subquery returning `page`, read from the sort index from the key on; `extra` filters `p` further
-    (with the variables in `scope` imported)."""
-    return (
-        "CALL ("
-        + scope
-        + ") {\n      CALL ("
-        + scope
-        + """) {
-        MATCH (p:Paper)
-        WHERE p.sort_date = $tie_date AND p.id > $tie_id AND """
-        + _MIN_CITED
-        + " AND "
-        + _YEARS
-        + extra
-        + """
-        WITH p ORDER BY p.id LIMIT $limit RETURN p
-        UNION ALL
-        MATCH (p:Paper)
-        WHERE p.sort_date > $above_date AND """
-        + _MIN_CITED
-        + " AND "
-        + _YEARS
-        + extra
-        + """
-        WITH p ORDER BY p.sort_date, p.id LIMIT $limit RETURN p
-        UNION ALL
-        MATCH (p:Paper)
-        WHERE p.sort_date = '' AND p.id > $undated_after AND """
-        + _MIN_CITED
-        + " AND "
-        + _YEARS
-        + extra
-        + """
-        WITH p ORDER BY p.id LIMIT $limit RETURN p
-      }
-      WITH p ORDER BY p.sort_date = '', p.sort_date, p.id LIMIT $limit
-      RETURN collect(p {.*}) AS page
-    }
-    """
+    """OLDEST from the key on: the cursor's ties, later dates, then the undated papers after $undated_after."""
+    return _index_page(
+        [
+            _DATE_TIE,
+            ("p.sort_date > $above_date AND " + _MIN_CITED, "p.sort_date, p.id"),
+            ("p.sort_date = '' AND p.id > $undated_after AND " + _MIN_CITED, "p.id"),
+        ],
+        "p.sort_date = '', p.sort_date, p.id",
+        extra,
+        scope,
     )
 
 
