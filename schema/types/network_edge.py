@@ -7,6 +7,15 @@ from typing import Any
 
 import strawberry
 
+Tie = tuple[str, str, int, int | None, int | None]
+"""A NetworkEdge's values as a plain tuple (source, target, weight, first_year, last_year): what a cached
+network keeps, since the garbage collector stops tracking such tuples (objects it would rescan)."""
+
+
+def tie(source: str, target: str, attrs: Mapping[str, Any]) -> Tie:
+    """The tie between two nodes from the edge attributes networkx holds."""
+    return source, target, int(attrs.get("weight") or 0), attrs.get("first_year"), attrs.get("last_year")
+
 
 @strawberry.type(description="An undirected tie; `source` has the smaller id.")
 class NetworkEdge:
@@ -17,11 +26,10 @@ class NetworkEdge:
     last_year: int | None = strawberry.field(description="Year of the last shared paper (in the window).")
 
     @classmethod
+    def from_tie(cls, values: Tie) -> NetworkEdge:
+        source, target, weight, first_year, last_year = values
+        return cls(source=source, target=target, weight=weight, first_year=first_year, last_year=last_year)
+
+    @classmethod
     def from_record(cls, source: str, target: str, attrs: Mapping[str, Any]) -> NetworkEdge:
-        return cls(
-            source=source,
-            target=target,
-            weight=int(attrs.get("weight") or 0),
-            first_year=attrs.get("first_year"),
-            last_year=attrs.get("last_year"),
-        )
+        return cls.from_tie(tie(source, target, attrs))

@@ -6,16 +6,13 @@ import strawberry
 
 from weft.graph.network import Network
 from weft.schema.types.collaboration_network import CollaborationNetwork
-from weft.schema.types.network_edge import NetworkEdge
+from weft.schema.types.network_edge import NetworkEdge, Tie, tie
 from weft.schema.types.network_node import NetworkNode
 
 
 def _edges(root: ResearcherNetwork) -> list[NetworkEdge]:
     """The ties as NetworkEdge objects, made per request (11,000 in ~5 ms) and freed with the response."""
-    return [
-        NetworkEdge(source=source, target=target, weight=weight, first_year=first, last_year=last)
-        for source, target, weight, first, last in root.ties
-    ]
+    return [NetworkEdge.from_tie(values) for values in root.ties]
 
 
 @strawberry.type(description="A researcher's co-authorship network within `depth` hops.")
@@ -35,10 +32,9 @@ class ResearcherNetwork(CollaborationNetwork):
         "(rings 0..k hold more than `limit`, or exactly `limit` with more beyond); farther rings could not "
         "be kept, so they are not read."
     )
-    # The ties as plain tuples (source, target, weight, first_year, last_year): the garbage collector stops
-    # tracking those, so a cached network of 10,000 ties is not rescanned by every full collection (as
-    # objects, kept with the cached network, they made each one cost 150-270 ms; bench/RESULTS.md).
-    ties: strawberry.Private[list[tuple[str, str, int, int | None, int | None]]]
+    # The ties as plain tuples: a cached network of 10,000 ties is then not rescanned by every full garbage
+    # collection (as objects, kept with the cached network, they made each one cost 150-270 ms; RESULTS.md).
+    ties: strawberry.Private[list[Tie]]
 
     @classmethod
     def from_record(cls, network: Network) -> ResearcherNetwork:
@@ -55,10 +51,7 @@ class ResearcherNetwork(CollaborationNetwork):
         return cls(
             centre=network.centre,
             nodes=[NetworkNode.from_record(n, g.nodes[n], network) for n in order],
-            ties=[
-                (a, b, int(attrs.get("weight") or 0), attrs.get("first_year"), attrs.get("last_year"))
-                for a, b, attrs in g.edges(data=True)
-            ],
+            ties=[tie(a, b, attrs) for a, b, attrs in g.edges(data=True)],
             truncated=network.truncated,
             total_node_count=network.total_node_count,
             explored_depth=network.explored_depth,
