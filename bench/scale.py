@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.client
 import json
 import os
 import statistics
@@ -37,6 +36,7 @@ import neo4j
 
 from bench import serve_queries as gq
 from bench.raw_cypher import NETWORK_PARAMS, RAW
+from bench.serve import Http, percentile
 from weft.graph.driver import open_async_driver
 from weft.graph.reads import papers, search
 from weft.graph.reads.reader import GraphReader
@@ -99,23 +99,13 @@ class Shape:
     errors: list[str] = field(default_factory=list[str])
 
 
-class Http:
-    """One keep-alive connection to /graphql: (seconds to the last byte, error or None)."""
-
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-
-    def post(self, query: str, variables: dict[str, Any]) -> tuple[float, str | None]:
-        body = json.dumps({"query": query, "variables": variables})
-        began = time.perf_counter()
-        self.conn.request("POST", "/graphql", body, {"content-type": "application/json"})
-        response = self.conn.getresponse()
-        answer = response.read()
-        elapsed = time.perf_counter() - began
-        if response.status != 200:
-            return elapsed, f"HTTP {response.status}"
-        parsed = json.loads(answer)
-        return elapsed, json.dumps(parsed["errors"])[:300] if parsed.get("errors") else None
+def graphql(connection: Http, query: str, variables: dict[str, Any]) -> tuple[float, str | None]:
+    """(seconds to the last byte, the transport, HTTP or GraphQL error or None) of one request."""
+    elapsed, body, error = connection.post(query, variables)
+    if error is None and body is not None:
+        errors = json.loads(body).get("errors")
+        error = json.dumps(errors)[:300] if errors else None
+    return elapsed, error
 
 
 @dataclass
@@ -138,11 +128,6 @@ class Ids:
             title = driver.execute_query(TITLES, skip=int((i + 0.5) / k * total)).records[0]["title"]
             texts.append(" ".join(title.split()[:4]))
         return cls(researchers, openalex, busiest, categories, texts)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, int(q * len(ordered) + 0.5) - 1)]
 
 
 def run(shapes: list[Shape], rounds: int) -> list[float]:
@@ -198,11 +183,11 @@ def main() -> None:
     settings = load_settings()
     async_driver = open_async_driver(settings)
     reader = GraphReader(async_driver, DATABASE, timeout_s=60)
-    http_ = Http(args.port)
+    http_ = Http(f"http://127.0.0.1:{args.port}/graphql", timeout=120)
     spelled = iter(range(10**9))
 
     def weft(query: str, spell: Callable[[str], str] = str) -> Callable[[str], tuple[float, str | None]]:
-        return lambda id_: http_.post(query, {"id": spell(id_)} if id_ else {})
+        return lambda id_: graphql(http_, query, {"id": spell(id_)} if id_ else {})
 
     def raw_cypher(name: str, extra: dict[str, Any] | None = None) -> Callable[[str], float]:
         def call(id_: str) -> float:
