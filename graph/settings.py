@@ -40,6 +40,8 @@ class Settings:
     bulk_memory_limit: str = "2GB"  # WEFT_BULK_MEMORY_LIMIT: DuckDB's memory_limit in `weft build` (it spills beyond)
     bulk_threads: int = 0  # WEFT_BULK_THREADS: DuckDB threads in `weft build`; 0 means one per core
     bulk_workers: int = 0  # WEFT_BULK_WORKERS: `weft build` staging processes; 0 means one per core
+    bulk_engine: str = "duckdb"  # WEFT_BULK_ENGINE: where `weft build` transforms: duckdb or spark
+    spark_master: str = "local[*]"  # WEFT_SPARK_MASTER: the Spark master of `weft build --engine spark`
     neo4j_http_port: int | None = None  # WEFT_NEO4J_HTTP_PORT: the local server's HTTP/Browser port; 0 = off
     request_deadline_s: float = 15.0  # WEFT_REQUEST_DEADLINE: all the work of one API request, networkx included
     max_body_bytes: int = 1_048_576  # WEFT_MAX_BODY_BYTES: larger request bodies get 413 before parsing
@@ -89,6 +91,8 @@ def load_settings() -> Settings:
         bulk_memory_limit=env.get("WEFT_BULK_MEMORY_LIMIT", Settings.bulk_memory_limit),
         bulk_threads=_int("WEFT_BULK_THREADS", Settings.bulk_threads),
         bulk_workers=_int("WEFT_BULK_WORKERS", Settings.bulk_workers),
+        bulk_engine=env.get("WEFT_BULK_ENGINE", Settings.bulk_engine),
+        spark_master=env.get("WEFT_SPARK_MASTER", Settings.spark_master),
         neo4j_http_port=_int("WEFT_NEO4J_HTTP_PORT", -1) if env.get("WEFT_NEO4J_HTTP_PORT") else None,
         request_deadline_s=float(env.get("WEFT_REQUEST_DEADLINE", Settings.request_deadline_s)),
         max_body_bytes=_int("WEFT_MAX_BODY_BYTES", Settings.max_body_bytes),

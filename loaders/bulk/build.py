@@ -2,9 +2,11 @@
 
 1. stage (loaders/bulk/stage.py): each data file through the online loader's row builders, in
    parallel worker processes, to Parquet row chunks;
-2. transform (loaders/bulk/transform.py, SQL in loaders/bulk/sql.py): DuckDB joins the rows into
-   nodes and edges (identity, who wins, claims, derived edges, the pair rule), within `memory_limit`;
-3. output (loaders/bulk/output.py): one Parquet file per label and relationship type + manifest.json.
+2. transform (loaders/bulk/transform.py, SQL in loaders/bulk/sql.py): an engine joins the rows into
+   nodes and edges (identity, who wins, claims, derived edges, the pair rule): DuckDB within
+   `memory_limit` (the default), or Spark on any master (`engine="spark"`, loaders/bulk/spark.py),
+   which also runs step 1 as Spark tasks;
+3. output (loaders/bulk/output.py): Parquet per label and relationship type + manifest.json.
 
 Layouts (loaders.detect.layout): S2 diff delete files and OpenAlex merged_ids drop the records of
 the entities they remove; references to a merged work point at the work it was merged into.
@@ -12,22 +14,32 @@ the entities they remove; references to a merged work point at the work it was m
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from weft.graph.errors import InvalidInput
 from weft.graph.settings import Settings
 from weft.loaders.bulk import sql
+from weft.loaders.bulk.engine import DuckDBEngine, Engine
 from weft.loaders.bulk.output import write_import_files
-from weft.loaders.bulk.stage import StageFile, StageResult, merge_kinds, stage_task, tasks_for, worker_count
+from weft.loaders.bulk.stage import (
+    NODE_COLUMNS,
+    REL_COLUMNS,
+    StageFile,
+    StageResult,
+    merge_kinds,
+    stage_task,
+    tasks_for,
+    worker_count,
+)
 from weft.loaders.bulk.transform import (
     Transform,
     claims,
-    connect,
     derived,
     identity,
     lookup_tables,
@@ -41,13 +53,16 @@ from weft.loaders.records import write_rejects
 # Merged ids apply to every file, whatever its diff sequence.
 ALWAYS = 1 << 30
 Echo = Callable[[str], object]
+ENGINES = ("duckdb", "spark")
 
 
 @dataclass(frozen=True)
 class BuildOptions:
     """How a build runs (defaults from Settings: WEFT_BULK_* and the pair rule's limits)."""
 
-    memory_limit: str = "2GB"
+    engine: str = "duckdb"  # or "spark"
+    master: str = "local[*]"  # the Spark master (engine "spark")
+    memory_limit: str = "2GB"  # DuckDB's memory_limit; the Spark driver's memory
     threads: int = 0  # DuckDB threads; 0: DuckDB's default (one per core)
     workers: int = 0  # staging processes; 0: one per core
     max_authors: int = Settings.pair_edge_max_authors
@@ -57,6 +72,8 @@ class BuildOptions:
     @classmethod
     def of(cls, settings: Settings) -> BuildOptions:
         return cls(
+            engine=settings.bulk_engine,
+            master=settings.spark_master,
             memory_limit=settings.bulk_memory_limit,
             threads=settings.bulk_threads,
             workers=settings.bulk_workers,
@@ -85,7 +102,7 @@ class BuildSummary:
         return sum(self.steps.values())
 
 
-def _stage(plan: Layout, stage_dir: Path, workers: int, echo: Echo) -> list[StageResult]:
+def _stage(plan: Layout, stage_dir: Path, workers: int, echo: Echo, engine: Engine) -> list[StageResult]:
     files = [StageFile(i, path, fmt.source, seq) for i, (path, fmt, seq) in enumerate(plan.data)]
     tasks = tasks_for(files, stage_dir, workers)
     results: list[StageResult] = []
@@ -94,19 +111,28 @@ def _stage(plan: Layout, stage_dir: Path, workers: int, echo: Echo) -> list[Stag
         results.append(result)
         echo(f"staged {len(results)}/{len(tasks)} parts, {sum(r.records for r in results):,} records")
 
-    if workers <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            note(stage_task(task))
-        return results
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-        for result in pool.map(stage_task, tasks):
-            note(result)
+    for result in engine.map_tasks(stage_task, tasks):
+        note(result)
     return results
+
+
+def open_engine(options: BuildOptions, work: Path) -> Engine:
+    """The engine `options` name, its files under `work`."""
+    if options.engine == "duckdb":
+        return DuckDBEngine(work, options.memory_limit, options.threads, worker_count(options.workers))
+    if options.engine == "spark":
+        try:
+            from weft.loaders.bulk.spark import SparkEngine
+        except ImportError as exc:
+            needs = "the Spark engine needs pyspark and sqlglot: pip install 'weft[spark]'"
+            raise InvalidInput(f"{needs} ({exc})") from exc
+        partitions = max(4, 2 * (options.threads or os.cpu_count() or 2))
+        return SparkEngine(work, options.master, options.memory_limit, partitions)
+    raise InvalidInput(f"unknown engine {options.engine!r}: choose one of {', '.join(ENGINES)}")
 
 
 def _gone(t: Transform, plan: Layout) -> None:
     """gone + merged tables from the layout's delete files and merged_ids lists."""
-    t.run(sql.CREATE_GONE)
     rows: list[list[object]] = []
     for delete in plan.deletes:
         if delete.dataset not in S2_DELETES:
@@ -118,16 +144,21 @@ def _gone(t: Transform, plan: Layout) -> None:
             if is_object(record) and record.get(key_field) is not None:
                 value = str(record[key_field]).strip()
                 rows.append([label, prop, str(int(value)) if prop == "corpus_id" else value, delete.seq])
-    if rows:
-        t.con.executemany("INSERT INTO gone VALUES (?, ?, ?, ?)", rows)
-    t.run("CREATE OR REPLACE TABLE merged (label VARCHAR, id VARCHAR, target VARCHAR)")
-    for path, label in plan.merged:
-        t.run(
-            f"""INSERT INTO merged SELECT '{label}', regexp_extract(id, '([WAI][0-9]+)$', 1),
-                       regexp_extract(merge_into_id, '([WAI][0-9]+)$', 1)
-                FROM read_csv('{path}', header = true, all_varchar = true)"""  # noqa: S608 - our paths
-        )
-    t.run(f"INSERT INTO gone SELECT label, 'openalex_id', id, {ALWAYS} FROM merged WHERE id <> ''")  # noqa: S608
+    columns = {"label": "VARCHAR", "prop": "VARCHAR", "val": "VARCHAR", "seq": "INTEGER"}
+    t.engine.create_table("gone_deletes", columns, rows)
+    merged_columns = {"label": "VARCHAR", "id": "VARCHAR", "merge_into_id": "VARCHAR"}
+    labels = sorted({label for _, label in plan.merged})
+    parts: list[str] = []
+    for i, label in enumerate(labels):
+        files = [str(path) for path, of in plan.merged if of == label]
+        t.engine.load_csv(f"merged_ids_{i}", files, {"id": "VARCHAR", "merge_into_id": "VARCHAR"})
+        parts.append(f"SELECT '{label}' AS label, id, merge_into_id FROM merged_ids_{i}")  # noqa: S608 - our labels
+    if parts:
+        t.run(f"CREATE OR REPLACE TABLE merged_ids AS {' UNION ALL '.join(parts)}")
+    else:
+        t.engine.create_table("merged_ids", merged_columns, [])
+    t.run(sql.MERGED)
+    t.run(sql.GONE, always=ALWAYS)
 
 
 def build_paths(
@@ -136,11 +167,13 @@ def build_paths(
     source: str = "auto",
     options: BuildOptions | None = None,
     echo: Echo = print,
+    loaded_at: datetime | None = None,
 ) -> BuildSummary:
     """Build the graph of every record under `paths` into neo4j-admin Parquet files in `out`.
 
     Files are planned and refused as `weft load` does (loaders.detect.layout); bad records go to
-    `out/rejects.jsonl`. Work files live in `out/.work` while the build runs.
+    `out/rejects.jsonl`. Work files live in `out/.work` while the build runs. `loaded_at` (now by
+    default) stamps the nodes, so two builds of the same files can be the same bytes.
     """
     options = options or BuildOptions()
     summary = BuildSummary(out=out)
@@ -152,24 +185,24 @@ def build_paths(
     shutil.rmtree(work, ignore_errors=True)
     stage_dir = work / "rows"
     stage_dir.mkdir(parents=True)
-    results = _stage(plan, stage_dir, worker_count(options.workers), echo)
-    summary.records = sum(r.records for r in results)
-    summary.rejected = sum(r.rejected for r in results)
-    summary.steps["stage"] = time.monotonic() - began
-    rejects = [entry for r in results for entry in r.rejects]
-    if rejects:
-        summary.rejects_file = out / "rejects.jsonl"
-        write_rejects(summary.rejects_file, rejects)
-    con = connect(work, options.memory_limit, options.threads)
-    t = Transform(con, merge_kinds(results), echo, summary.warnings)
-    loaded_at = datetime.now(UTC)
+    engine = open_engine(options, work)
+    loaded_at = loaded_at or datetime.now(UTC)
     try:
+        results = _stage(plan, stage_dir, worker_count(options.workers), echo, engine)
+        summary.records = sum(r.records for r in results)
+        summary.rejected = sum(r.rejected for r in results)
+        summary.steps["stage"] = time.monotonic() - began
+        rejects = [entry for r in results for entry in r.rejects]
+        if rejects:
+            summary.rejects_file = out / "rejects.jsonl"
+            write_rejects(summary.rejects_file, rejects)
+        t = Transform(engine, merge_kinds(results), echo, summary.warnings)
         _transform(t, plan, stage_dir, options, summary, loaded_at)
         step = time.monotonic()
         summary.counts = write_import_files(t, out, loaded_at)["counts"]
         summary.steps["write"] = time.monotonic() - step
     finally:
-        con.close()
+        engine.close()
         if not options.keep_work:
             shutil.rmtree(work, ignore_errors=True)
     return summary
@@ -179,12 +212,8 @@ def _transform(
     t: Transform, plan: Layout, stage_dir: Path, options: BuildOptions, summary: BuildSummary, loaded_at: datetime
 ) -> None:
     step = time.monotonic()
-    t.run(sql.LOAD_NODE_ROWS, files=sorted(str(p) for p in stage_dir.glob("*.nodes.parquet")))
-    rel_files = sorted(str(p) for p in stage_dir.glob("*.rels.parquet"))
-    if rel_files:
-        t.run(sql.LOAD_REL_ROWS, files=rel_files)
-    else:
-        t.run(sql.EMPTY_REL_ROWS)
+    t.engine.load_parquet("nr", sorted(str(p) for p in stage_dir.glob("*.nodes.parquet")), NODE_COLUMNS)
+    t.engine.load_parquet("rr", sorted(str(p) for p in stage_dir.glob("*.rels.parquet")), REL_COLUMNS, row_id="rid")
     lookup_tables(t)
     _gone(t, plan)
     before = t.scalar("SELECT count(DISTINCT rec) FROM nr")

@@ -1,4 +1,10 @@
-"""DuckDB SQL of the bulk transform, one constant per step (loaders/bulk/transform.py runs them).
+"""SQL of the bulk transform, one constant per step (loaders/bulk/transform.py runs them).
+
+Written once, in DuckDB's dialect, and run as is by DuckDB and transpiled by SQLGlot for Spark
+(loaders/bulk/spark.py). So it keeps to what both engines mean the same way: every step is a
+`CREATE OR REPLACE TABLE … AS SELECT` (no UPDATE or DELETE, which Spark's file tables lack), lists
+are indexed by literals only (SQLGlot shifts `x[1]` to Spark's `x[0]` but not `x[i]`), lengths use
+`array_length`, one `unnest` per SELECT, and lambdas never hold an aggregate.
 
 The rules are the online writer's (graph/MODEL.md, loaders/rows.py): rows sharing a hard key are one
 node; each shared property holds the value of the best-ranked row that gave one; a source's own
@@ -6,60 +12,56 @@ values and owned relationships come from its newest row; derived edges as querie
 them. `{placeholders}` are filled only with names checked by transform.identifier.
 """
 
-# --- staged rows ------------------------------------------------------------------------------
-
-LOAD_NODE_ROWS = """
-CREATE OR REPLACE TABLE nr AS
-SELECT * FROM read_parquet($files)
-"""
-
-LOAD_REL_ROWS = """
-CREATE OR REPLACE TABLE rr AS
-SELECT row_number() OVER () AS rid, * FROM read_parquet($files)
-"""
-
-EMPTY_REL_ROWS = """
-CREATE OR REPLACE TABLE rr (rid BIGINT, rec BIGINT, type VARCHAR, start VARCHAR, "end" VARCHAR, owner INTEGER,
-                            source VARCHAR, props JSON, inst VARCHAR[])
-"""
+# --- staged rows (nr: node rows, rr: relationship rows, loaded by the engine) ---------------------
 
 # Records whose own entity a later-or-same delete file (S2 diffs) or merged_ids list (OpenAlex)
-# removes: `gone(label, prop, val, seq)`.
-CREATE_GONE = """
-CREATE OR REPLACE TABLE gone (label VARCHAR, prop VARCHAR, val VARCHAR, seq INTEGER)
+# removes: `gone(label, prop, val, seq)`, from `gone_deletes` (delete files) and `merged`.
+GONE = """
+CREATE OR REPLACE TABLE gone AS
+SELECT label, prop, val, seq FROM gone_deletes
+UNION ALL
+SELECT label, 'openalex_id' AS prop, id AS val, $always AS seq FROM merged WHERE id <> ''
+"""
+
+# merged_ids rows (`id`, `merge_into_id`, read as text from `merged_ids`) as bare OpenAlex ids.
+MERGED = """
+CREATE OR REPLACE TABLE merged AS
+SELECT label, regexp_extract(id, '([WAI][0-9]+)$', 1) AS id,
+       regexp_extract(merge_into_id, '([WAI][0-9]+)$', 1) AS target
+FROM merged_ids
 """
 
 DROP_GONE_RECORDS = """
-CREATE OR REPLACE TEMP TABLE gone_recs AS
+CREATE OR REPLACE TABLE gone_recs AS
 SELECT DISTINCT n.rec FROM nr n
 JOIN gone g ON g.label = n.label AND g.seq >= n.seq
- AND list_contains(
-       list_transform(list_zip(n.kprops, n.kvals), lambda kv: kv[1] || '=' || kv[2]),
-       g.prop || '=' || g.val)
+ AND list_contains(list_transform(n.keys, lambda k: k.prop || '=' || k.val), g.prop || '=' || g.val)
 WHERE n.idx = 0;
-DELETE FROM nr WHERE rec IN (SELECT rec FROM gone_recs);
-DELETE FROM rr WHERE rec IN (SELECT rec FROM gone_recs);
+CREATE OR REPLACE TABLE nr AS SELECT * FROM nr WHERE rec NOT IN (SELECT rec FROM gone_recs);
+CREATE OR REPLACE TABLE rr AS SELECT * FROM rr WHERE rec NOT IN (SELECT rec FROM gone_recs);
 """
 
 # References to a merged OpenAlex work point at the work it was merged into.
 ALIAS_REFERENCES = """
-UPDATE rr SET "end" = 'openalex:' || m.target
-FROM merged m WHERE rr.type = 'REFERENCES' AND rr."end" = 'openalex:' || m.id
+CREATE OR REPLACE TABLE rr AS
+WITH m AS (SELECT 'openalex:' || id AS old, 'openalex:' || min(target) AS new FROM merged GROUP BY id)
+SELECT r.rid, r.rec, r.type, r.start, CASE WHEN m.new IS NULL THEN r."end" ELSE m.new END AS "end", r.owner,
+       r.source, r.props, r.inst
+FROM rr r LEFT JOIN m ON r.type = 'REFERENCES' AND r."end" = m.old
 """
 
 # --- identity: connected components over the hard keys -------------------------------------------
 
-# Key pairs stated together by one row (both directions, and each key with itself).
+# Key pairs stated together by one row: its first key with each of its keys (itself included), both
+# directions.
 KEY_EDGES = """
 CREATE OR REPLACE TABLE ke AS
 WITH pairs AS (
-  SELECT label, kprops[1] || '=' || kvals[1] AS a,
-         unnest(list_transform(range(2, len(kprops) + 1), lambda i: kprops[i] || '=' || kvals[i])) AS b
-  FROM nr WHERE len(kprops) > 1
+  SELECT label, keys[1].prop || '=' || keys[1].val AS a,
+         unnest(list_transform(keys, lambda k: k.prop || '=' || k.val)) AS b
+  FROM nr WHERE array_length(keys) > 1
 )
-SELECT DISTINCT label, a, b FROM (
-  SELECT label, a, b FROM pairs UNION ALL SELECT label, b, a FROM pairs UNION ALL SELECT label, a, a FROM pairs
-)
+SELECT DISTINCT label, a, b FROM (SELECT label, a, b FROM pairs UNION ALL SELECT label, b, a FROM pairs)
 """
 
 COMPONENTS_START = """
@@ -81,8 +83,8 @@ SELECT count(*) FROM cm2 JOIN cm USING (label, k) WHERE cm2.c <> cm.c
 ROW_NODES = """
 CREATE OR REPLACE TABLE rn AS
 SELECT n.rec, n.idx, n.label, n.rowkey, n.source, n.level, n.srank, n.rrank, n."first",
-       coalesce(c.c, n.kprops[1] || '=' || n.kvals[1]) AS comp
-FROM nr n LEFT JOIN cm c ON c.label = n.label AND c.k = n.kprops[1] || '=' || n.kvals[1]
+       coalesce(c.c, n.keys[1].prop || '=' || n.keys[1].val) AS comp
+FROM nr n LEFT JOIN cm c ON c.label = n.label AND c.k = n.keys[1].prop || '=' || n.keys[1].val
 """
 
 # A node's keys: per key property the smallest value its rows gave (two values are a conflict the
@@ -90,10 +92,10 @@ FROM nr n LEFT JOIN cm c ON c.label = n.label AND c.k = n.kprops[1] || '=' || n.
 # (S2 abstracts of papers not loaded) do not exist.
 NODE_KEYS = """
 CREATE OR REPLACE TABLE nk AS
-WITH keys AS (
-  SELECT n.label, r.comp, unnest(n.kprops) AS prop, unnest(n.kvals) AS val, unnest(n.kids) AS iid,
-         unnest(n.kranks) AS krank
-  FROM nr n JOIN rn r USING (rec, idx)
+WITH stated AS (
+  SELECT n.label, r.comp, unnest(n.keys) AS k FROM nr n JOIN rn r USING (rec, idx)
+), keys AS (
+  SELECT label, comp, k.prop AS prop, k.val AS val, k.iid AS iid, k.krank AS krank FROM stated
 ), live AS (
   SELECT label, comp FROM rn GROUP BY label, comp HAVING max(level) > 0
 )
@@ -105,10 +107,11 @@ GROUP BY label, comp, prop
 
 NODES = """
 CREATE OR REPLACE TABLE node AS
-SELECT label, comp, arg_min(iid, krank) AS id,
-       list_sort(list_filter(list(iid), lambda x: x <> arg_min(iid, krank))) AS aliases,
-       max(nvals) > 1 AS conflict
-FROM nk GROUP BY label, comp
+WITH g AS (
+  SELECT label, comp, arg_min(iid, krank) AS id, list(iid) AS iids, max(nvals) > 1 AS conflict
+  FROM nk GROUP BY label, comp
+)
+SELECT label, comp, id, list_sort(list_filter(iids, lambda x: x <> id)) AS aliases, conflict FROM g
 """
 
 # Each staged row with its node's id (rows of nodes that do not exist are left out).
@@ -170,11 +173,11 @@ WHERE (r.owner IS NULL OR o.rec IS NOT NULL)
 # AUTHORED rows' institutions as node ids, in the order the row names them.
 REL_INSTITUTIONS = """
 CREATE OR REPLACE TABLE rinst AS
-WITH u AS (
-  SELECT r.rid, r.rec, unnest(r.inst) AS k, generate_subscripts(r.inst, 1) AS pos
+WITH e AS (
+  SELECT r.rid, r.rec, unnest(list_transform(r.inst, lambda k, i: {'pos': i, 'k': k})) AS e
   FROM rri r WHERE r.inst IS NOT NULL
-)
-SELECT u.rid, list(i.node_id ORDER BY u.pos) AS iids
+), u AS (SELECT rid, rec, e.pos AS pos, e.k AS k FROM e)
+SELECT u.rid, list_transform(list_sort(list({'pos': u.pos, 'id': i.node_id})), lambda p: p.id) AS iids
 FROM u JOIN rni i ON i.rec = u.rec AND i.label = 'Institution' AND i.rowkey = u.k
 GROUP BY u.rid
 """
@@ -215,25 +218,43 @@ SELECT n.id, bool_or(k.prop = 'scoped_key') AS scoped,
 FROM nk k JOIN node n USING (label, comp) WHERE k.label = 'Researcher' GROUP BY n.id
 """
 
-CLAIM_ONTO = """
-UPDATE edge_AUTHORED a SET
-  sources = list_sort(list_distinct(a.sources || m.sources)),
-  claimed_sources = list_sort(list_distinct(coalesce(a.claimed_sources, []) || m.sources))
-FROM (SELECT paper, "to", flatten(list(sources)) AS sources FROM claim_moves GROUP BY paper, "to") m
-WHERE a.eid = m.paper AND a.sid = m."to"
+# Claim moves (paper, from, to, sources) applied to AUTHORED: the claiming edge gains the sources
+# (and notes them as claimed), the claimed-from edge loses them and goes when none is left.
+# {columns} are edge_AUTHORED's other columns ({qualified}: the same with `a.`).
+CLAIM_EDGES = """
+CREATE OR REPLACE TABLE edge_AUTHORED AS
+WITH onto AS (
+  SELECT paper, "to", flatten(list(sources)) AS s FROM claim_moves GROUP BY paper, "to"
+), away AS (
+  SELECT paper, "from", flatten(list(sources)) AS s FROM claim_moves GROUP BY paper, "from"
+), gained AS (
+  SELECT a.sid, a.eid, {qualified},
+         CASE WHEN o.s IS NULL THEN a.sources ELSE list_sort(list_distinct(a.sources || o.s)) END AS sources,
+         CASE WHEN o.s IS NULL THEN a.claimed_sources
+              ELSE list_sort(list_distinct(coalesce(a.claimed_sources, []) || o.s)) END AS claimed_sources,
+         w.s AS lost
+  FROM edge_AUTHORED a
+  LEFT JOIN onto o ON o.paper = a.eid AND o."to" = a.sid
+  LEFT JOIN away w ON w.paper = a.eid AND w."from" = a.sid
+), kept AS (
+  SELECT sid, eid, {columns},
+         CASE WHEN lost IS NULL THEN sources ELSE list_filter(sources, lambda s: NOT list_contains(lost, s)) END
+           AS sources,
+         CASE WHEN lost IS NULL THEN claimed_sources
+              ELSE nullif(list_filter(coalesce(claimed_sources, []), lambda s: NOT list_contains(lost, s)), []) END
+           AS claimed_sources
+  FROM gained
+)
+SELECT * FROM kept WHERE array_length(sources) > 0
 """
 
-CLAIM_FROM = """
-UPDATE edge_AUTHORED a SET
-  sources = list_filter(a.sources, lambda s: NOT list_contains(m.sources, s)),
-  claimed_sources = nullif(list_filter(coalesce(a.claimed_sources, []), lambda s: NOT list_contains(m.sources, s)), [])
-FROM (SELECT paper, "from", flatten(list(sources)) AS sources FROM claim_moves GROUP BY paper, "from") m
-WHERE a.eid = m.paper AND a.sid = m."from";
-DELETE FROM edge_AUTHORED WHERE len(sources) = 0;
-CREATE OR REPLACE TEMP TABLE unclaimed AS
+# Scoped researchers every one of whose authorships was claimed away are gone.
+UNCLAIMED = """
+CREATE OR REPLACE TABLE unclaimed AS
 SELECT k.id FROM researcher_keys k WHERE k.scoped AND k.id IN (SELECT "from" FROM claim_moves)
   AND NOT EXISTS (SELECT 1 FROM edge_AUTHORED a WHERE a.sid = k.id);
-DELETE FROM props_Researcher WHERE id IN (SELECT id FROM unclaimed);
+CREATE OR REPLACE TABLE props_Researcher AS
+SELECT * FROM props_Researcher WHERE id NOT IN (SELECT id FROM unclaimed);
 """
 
 # --- derived -----------------------------------------------------------------------------------
@@ -284,8 +305,8 @@ CREATE OR REPLACE TABLE edge_AFFILIATED_WITH AS
 WITH stated AS (
   SELECT rid, unnest(institution_ids) AS iid, year, pid FROM au WHERE institution_ids IS NOT NULL
   UNION ALL
-  SELECT sid AS rid, eid AS iid, unnest(CASE WHEN len(coalesce(years, [])) = 0 THEN [NULL] ELSE years END) AS year,
-         NULL AS pid
+  SELECT sid AS rid, eid AS iid,
+         unnest(CASE WHEN array_length(coalesce(years, [])) = 0 THEN [NULL] ELSE years END) AS year, NULL AS pid
   FROM edge_LISTED_AFFILIATION
 )
 SELECT s.rid AS sid, s.iid AS eid, min(year) AS first_year, max(year) AS last_year,

@@ -49,10 +49,7 @@ NODE_COLUMNS = {
     "props": "JSON",
     "sprops": "JSON",
     "alt": "VARCHAR[]",
-    "kprops": "VARCHAR[]",
-    "kvals": "VARCHAR[]",
-    "kids": "VARCHAR[]",
-    "kranks": "INTEGER[]",
+    "keys": "STRUCT(prop VARCHAR, val VARCHAR, iid VARCHAR, krank INTEGER)[]",
     "seq": "INTEGER",
 }
 REL_COLUMNS = {
@@ -184,10 +181,10 @@ def node_rows(rec: int, rows: RecordRows, seq: int, kinds: dict[str, set[str]]) 
                 "props": props,
                 "sprops": sprops,
                 "alt": names or None,
-                "kprops": [k for k, _ in keys],
-                "kvals": [v for _, v in keys],
-                "kids": [_internal_id(row.label, ck) for ck in canonical_keys(row.label, dict(keys))],
-                "kranks": [_KEY_RANK[row.label][k] for k, _ in keys],
+                "keys": [
+                    {"prop": k, "val": v, "iid": _internal_id(row.label, ck), "krank": _KEY_RANK[row.label][k]}
+                    for (k, v), ck in zip(keys, canonical_keys(row.label, dict(keys)), strict=True)
+                ],
                 "seq": seq,
             }
         )

@@ -1,7 +1,8 @@
-"""Stage 2 of the bulk path: the staged rows -> the finished graph, in DuckDB (loaders/bulk/sql.py).
+"""Stage 2 of the bulk path: the staged rows -> the finished graph, in SQL (loaders/bulk/sql.py) on an
+engine (loaders/bulk/engine.py: DuckDB; loaders/bulk/spark.py: Spark).
 
-DuckDB runs with `memory_limit` and a `temp_directory` to spill to, so the graph never has to fit in
-memory; Python only sends SQL and plans claims for the few author slots that need one.
+The engine spills or distributes, so the graph never has to fit in memory; Python only sends SQL and
+plans claims for the few author slots that need one.
 """
 
 from __future__ import annotations
@@ -10,15 +11,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
-import duckdb
-
 from weft.graph.identity.ids import KEY_PROPERTIES
-from weft.graph.identity.names import names_compatible
 from weft.graph.sources import SOURCE_PRIORITY
 from weft.loaders.bulk import sql
+from weft.loaders.bulk.engine import Engine
 from weft.loaders.bulk.stage import SOURCE_SUFFIX
 from weft.loaders.claims import plan_claims
 from weft.loaders.rows import REL_ENDS
@@ -120,8 +118,8 @@ def node_props_sql(label: str, kinds: dict[str, set[str]], loaded_at: datetime) 
         columns.append(f"CASE WHEN a.rank_{source} IS NOT NULL THEN {stamp} END AS {source}_loaded_at")
     if label in NAMED:
         columns.append("nullif(a.all_names, []) AS alt_names")
-        columns.append("CASE WHEN len(a.all_names) = 0 THEN '' ELSE array_to_string(a.all_names, ' ') || ' ' END")
-        columns[-1] += " AS alt_names_text"
+        text = "CASE WHEN array_length(a.all_names) = 0 THEN '' ELSE array_to_string(a.all_names, ' ') || ' ' END"
+        columns.append(f"{text} AS alt_names_text")
     else:
         columns.append("nullif(a.all_names, []) AS alt_names")
     if label == "Paper":
@@ -152,58 +150,29 @@ def edge_sql(rel_type: str, kinds: dict[str, set[str]]) -> tuple[str, str]:
 
 @dataclass
 class Transform:
-    """One transform run over a DuckDB database file in `work_dir`."""
+    """One transform run on an engine."""
 
-    con: duckdb.DuckDBPyConnection
+    engine: Engine
     kinds: dict[str, set[str]]
     echo: Echo
     warnings: list[str]
 
     def run(self, statement: str, **params: Any) -> None:
-        self.con.execute(statement, params or None)
+        self.engine.run(statement, **params)
 
     def scalar(self, statement: str) -> Any:
-        row = self.con.execute(statement).fetchone()
-        return None if row is None else row[0]
-
-
-def connect(work_dir: Path, memory_limit: str, threads: int) -> duckdb.DuckDBPyConnection:
-    """A DuckDB database in `work_dir` with a memory limit and a spill directory beside it."""
-    work_dir.mkdir(parents=True, exist_ok=True)
-    db = work_dir / "transform.duckdb"
-    db.unlink(missing_ok=True)
-    config: dict[str, Any] = {
-        "memory_limit": memory_limit,
-        "temp_directory": str(work_dir / "spill"),
-        "preserve_insertion_order": False,
-    }
-    if threads > 0:
-        config["threads"] = threads
-    con = duckdb.connect(str(db), config=config)
-    # duckdb's stubs type create_function's parameter types loosely (DuckDBPyType, partly unknown).
-    con.create_function(  # pyright: ignore[reportUnknownMemberType]
-        "names_compatible",
-        _compatible,
-        ["VARCHAR", "VARCHAR"],  # pyright: ignore[reportArgumentType]
-        "BOOLEAN",  # pyright: ignore[reportArgumentType]
-    )
-    return con
-
-
-def _compatible(a: str | None, b: str | None) -> bool:
-    return bool(a and b and names_compatible(a, b))
+        return self.engine.scalar(statement)
 
 
 def lookup_tables(t: Transform) -> None:
-    t.run("CREATE OR REPLACE TABLE rel_ends (type VARCHAR, start_label VARCHAR, end_label VARCHAR, stored VARCHAR)")
-    t.con.executemany(
-        "INSERT INTO rel_ends VALUES (?, ?, ?, ?)",
-        [[k, s, e, STORED_TYPE.get(k, k)] for k, (s, e) in REL_ENDS.items()],
+    rel_ends = [[k, s, e, STORED_TYPE.get(k, k)] for k, (s, e) in REL_ENDS.items()]
+    t.engine.create_table(
+        "rel_ends", {"type": "VARCHAR", "start_label": "VARCHAR", "end_label": "VARCHAR", "stored": "VARCHAR"}, rel_ends
     )
-    t.run("CREATE OR REPLACE TABLE source_priority (source VARCHAR, priority BIGINT)")
-    t.con.executemany("INSERT INTO source_priority VALUES (?, ?)", [[k, v] for k, v in SOURCE_PRIORITY.items()])
-    t.run("CREATE OR REPLACE TABLE paper_schemes (scheme VARCHAR, prop VARCHAR)")
-    t.con.executemany("INSERT INTO paper_schemes VALUES (?, ?)", [list(pair) for pair in KEY_PROPERTIES["Paper"]])
+    priorities = [[k, v] for k, v in SOURCE_PRIORITY.items()]
+    t.engine.create_table("source_priority", {"source": "VARCHAR", "priority": "BIGINT"}, priorities)
+    schemes = [list(pair) for pair in KEY_PROPERTIES["Paper"]]
+    t.engine.create_table("paper_schemes", {"scheme": "VARCHAR", "prop": "VARCHAR"}, schemes)
 
 
 def identity(t: Transform) -> None:
@@ -214,7 +183,7 @@ def identity(t: Transform) -> None:
     while True:
         t.run(sql.COMPONENTS_STEP)
         changed = t.scalar(sql.COMPONENTS_CHANGED)
-        t.run("DROP TABLE cm; ALTER TABLE cm2 RENAME TO cm")
+        t.engine.rename("cm2", "cm")
         rounds += 1
         if not changed:
             break
@@ -255,9 +224,6 @@ def relationships(t: Transform) -> None:
 def claims(t: Transform) -> int:
     """loaders/claims.py's rule over every author slot an id-less researcher shares; returns moves."""
     t.run(sql.RESEARCHER_KEYS)
-    t.run('CREATE OR REPLACE TABLE claim_moves (paper VARCHAR, "from" VARCHAR, "to" VARCHAR, sources VARCHAR[])')
-    cursor = t.con.execute(sql.CLAIM_SLOTS)
-    columns = [d[0] for d in cursor.description or ()]
     moves: list[list[Any]] = []
     group: list[dict[str, Any]] = []
 
@@ -266,26 +232,30 @@ def claims(t: Transform) -> int:
             moves.append([move["paper"], move["from"], move["to"], move["sources"]])
         group.clear()
 
-    while batch := cursor.fetchmany(10_000):
-        for row in batch:
-            slot = dict(zip(columns, row, strict=True))
-            slot["claimed"] = []
-            if group and group[-1]["paper"] != slot["paper"]:
-                plan()
-            group.append(slot)
+    for slot in t.engine.stream(sql.CLAIM_SLOTS):
+        slot["claimed"] = []
+        if group and group[-1]["paper"] != slot["paper"]:
+            plan()
+        group.append(slot)
     plan()
     if moves:
-        t.con.executemany("INSERT INTO claim_moves VALUES (?, ?, ?, ?)", moves)
-        t.run(sql.CLAIM_ONTO)
-        t.run(sql.CLAIM_FROM)
+        columns = {"paper": "VARCHAR", "from": "VARCHAR", "to": "VARCHAR", "sources": "VARCHAR[]"}
+        t.engine.create_table("claim_moves", columns, moves)
+        others = [c for c in t.engine.columns("edge_AUTHORED") if c not in ("sid", "eid", "sources", "claimed_sources")]
+        t.run(
+            sql.CLAIM_EDGES.format(
+                columns=", ".join(f'"{identifier(c)}"' for c in others),
+                qualified=", ".join(f'a."{identifier(c)}"' for c in others),
+            )
+        )
+        t.run(sql.UNCLAIMED)
     return len(moves)
 
 
 def derived(t: Transform, max_authors: int, same_name_cap: int) -> None:
     """CITES, COAUTHORED_WITH (pair rule), STATES_AFFILIATION, AFFILIATED_WITH, SAME_NAME_AS and the Ref nodes."""
     for table, columns in sql.COLUMNS_READ.items():
-        for column, kind in columns.items():
-            t.run(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
+        t.engine.add_columns(table, columns)
     t.run(sql.PAPER_REF_KEYS)
     t.run(sql.CITES)
     t.run(sql.AUTHORSHIPS)

@@ -1,4 +1,4 @@
-"""`weft build` / `weft import`: the bulk path (DuckDB transform -> Parquet -> neo4j-admin import)."""
+"""`weft build` / `weft import`: the bulk path (DuckDB or Spark transform -> Parquet -> neo4j-admin import)."""
 
 from __future__ import annotations
 
@@ -35,8 +35,25 @@ def build_command(
     ],
     out: Annotated[Path, typer.Option("--out", help="Folder for the Parquet files and manifest.json (replaced).")],
     source: Annotated[str, typer.Option(help="openalex, s2, arxiv, or auto (detect per file).")] = "auto",
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            help="Where the transform runs: duckdb (this machine; default WEFT_BULK_ENGINE, duckdb) or spark "
+            "(any Spark master; needs the `spark` extra of weft: pyspark and sqlglot)."
+        ),
+    ] = None,
+    master: Annotated[
+        str | None,
+        typer.Option(
+            help="Spark master for --engine spark: local[N], spark://host:7077, yarn… (default WEFT_SPARK_MASTER, "
+            "local[*]). On a cluster the paths and --out must be on storage every executor reaches."
+        ),
+    ] = None,
     memory_limit: Annotated[
-        str | None, typer.Option(help="DuckDB memory limit, e.g. 4GB (default WEFT_BULK_MEMORY_LIMIT, 2GB).")
+        str | None,
+        typer.Option(
+            help="DuckDB memory limit, or the Spark driver's memory, e.g. 4GB (default WEFT_BULK_MEMORY_LIMIT, 2GB)."
+        ),
     ] = None,
     workers: Annotated[
         int | None, typer.Option(help="Processes reading the files (default WEFT_BULK_WORKERS, one per core).")
@@ -45,12 +62,17 @@ def build_command(
     """Build the graph `weft load` would write, as neo4j-admin Parquet input in --out.
 
     Streams: files are read a chunk at a time and joined in DuckDB within --memory-limit (it spills to
-    --out/.work beyond), so a dump far larger than memory builds. Then: weft import OUT.
+    --out/.work beyond), so a dump far larger than memory builds. With --engine spark the same SQL runs
+    on Spark (files staged as Spark tasks) and each group is a folder of part files. Then: weft import OUT.
     """
     from weft.loaders.bulk.build import BuildOptions, build_paths
 
     settings = load_settings()
     options = BuildOptions.of(settings)
+    if engine is not None:
+        options = replace(options, engine=engine)
+    if master is not None:
+        options = replace(options, master=master)
     if memory_limit is not None:
         options = replace(options, memory_limit=memory_limit)
     if workers is not None:
@@ -60,7 +82,7 @@ def build_command(
             summary = build_paths(paths, out, source=source, options=options, echo=lambda m: status.update(m))
     except WeftError as exc:
         raise fail(exc) from exc
-    Console().print(_counts_table(f"written to {out}", summary.counts))
+    Console().print(_counts_table(f"written to {out} ({options.engine})", summary.counts))
     for warning in summary.warnings:
         console.print(f"[yellow]note:[/] {warning}")
     steps = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in summary.steps.items())

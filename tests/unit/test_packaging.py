@@ -116,12 +116,28 @@ def _test_imports() -> dict[str, set[str]]:
     return _third_party(_imported_top_levels(_python_files("tests")))
 
 
+# Modules that may import an optional extra's packages (and only they): the extra is named in the
+# error the module raises when they are missing.
+OPTIONAL = {"spark": {"loaders/bulk/spark.py"}}
+
+
+def _extra_for(files: set[str]) -> str | None:
+    return next((extra for extra, allowed in OPTIONAL.items() if files <= allowed), None)
+
+
 def test_third_party_imports_of_the_packages_are_runtime_dependencies() -> None:
-    declared = _declared(pyproject()["project"]["dependencies"])
+    project = pyproject()["project"]
+    declared = _declared(project["dependencies"])
     imports = _runtime_imports()
     assert {"neo4j", "strawberry", "starlette", "networkx"} <= set(imports), "the import scan found too little"
-    missing = {m: sorted(files)[0] for m, files in imports.items() if not _distributions(m) & set(declared)}
+    missing: dict[str, str] = {}
+    for module, files in imports.items():
+        extra = _extra_for(files)
+        allowed = set(declared) | (set(_declared(project["optional-dependencies"][extra])) if extra else set())
+        if not _distributions(module) & allowed:
+            missing[module] = sorted(files)[0]
     assert missing == {}, "imported by weft but not in [project] dependencies (module: an importing file)"
+    assert {"pyspark", "sqlglot"} <= {m for m, f in imports.items() if _extra_for(f) == "spark"}
 
 
 def test_test_only_imports_are_in_the_test_extra() -> None:

@@ -1,0 +1,114 @@
+"""The bulk transform on Spark vs DuckDB, same input (issue 15): seconds, peak memory, output equality.
+
+Each build is `weft build --engine E` in its own process; its peak memory is the largest sum of the
+resident sets of the whole process tree (for Spark: the Python driver, the JVM and its Python
+workers), sampled every 0.2 s. Builds run in the order given (`duckdb spark duckdb` brackets Spark
+with two DuckDB runs on a noisy machine). Afterwards the import files of the first build of each
+engine are compared (loaders.bulk.output.import_file_differences, load times left out).
+
+    .venv/bin/python -m bench.synth --works 100000 --snapshot /tmp/s100k/in
+    .venv/bin/python -m bench.spark_vs_duckdb /tmp/s100k/in --out /tmp/s100k/engines --master 'local[2]'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+from weft.loaders.bulk.output import import_file_differences
+
+ROOT = Path(__file__).resolve().parent.parent
+WEFT = ROOT / ".venv" / "bin" / "weft"
+OUT = ROOT / "bench" / "out"
+
+
+def _tree_rss(process: psutil.Process) -> int:
+    total = 0
+    for p in [process, *process.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            continue
+    return total
+
+
+def build(engine: str, source: Path, out: Path, master: str, memory: str) -> dict[str, object]:
+    """One `weft build`: wall seconds, peak tree RSS, the load average before and after."""
+    command = [str(WEFT), "build", str(source), "--out", str(out), "--engine", engine, "--memory-limit", memory]
+    if engine == "spark":
+        command += ["--master", master]
+    load_before = os.getloadavg()[0]
+    began = time.monotonic()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # noqa: S603
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        process = psutil.Process(child.pid)
+        while not done.is_set():
+            peak = max(peak, _tree_rss(process))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    stdout, _ = child.communicate()
+    seconds = time.monotonic() - began
+    done.set()
+    sampler.join()
+    if child.returncode != 0:
+        raise SystemExit(f"{engine} build failed ({child.returncode}):\n{stdout[-2000:]}")
+    return {
+        "engine": engine,
+        "seconds": round(seconds, 1),
+        "peak_rss_mib": round(peak / 2**20),
+        "load_before": round(load_before, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+        "summary": stdout.strip().splitlines()[-1],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("source", type=Path, help="dump folder (e.g. bench.synth --snapshot output)")
+    parser.add_argument("--out", type=Path, required=True, help="folder for one build folder per run")
+    parser.add_argument("--engines", nargs="+", default=["duckdb", "spark"], choices=["duckdb", "spark"])
+    parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--memory", default="2GB", help="DuckDB memory_limit / Spark driver memory")
+    args = parser.parse_args()
+    runs: list[dict[str, object]] = []
+    first: dict[str, Path] = {}
+    for i, engine in enumerate(args.engines):
+        out = args.out / f"{i}-{engine}"
+        run = build(engine, args.source, out, args.master, args.memory)
+        runs.append(run)
+        first.setdefault(engine, out)
+        print(json.dumps(run), flush=True)
+    differences = None
+    if len(first) == 2:
+        differences = import_file_differences(first["duckdb"], first["spark"], ignore_suffix="loaded_at")
+        print("import files equal:" if not differences else "import files differ:", differences or "")
+    lines = ["| run | engine | seconds | peak RSS (MiB, process tree) | load before / after |"]
+    lines.append("|---|---|---:|---:|---|")
+    for i, run in enumerate(runs):
+        lines.append(
+            f"| {i} | {run['engine']} | {run['seconds']} | {run['peak_rss_mib']} | "
+            f"{run['load_before']} / {run['load_after']} |"
+        )
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "spark_vs_duckdb.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (OUT / "spark_vs_duckdb.json").write_text(
+        json.dumps({"runs": runs, "differences": differences}, indent=2) + "\n", encoding="utf-8"
+    )
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
