@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import strawberry
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
@@ -12,6 +14,7 @@ from weft.schema.roots.papers import PaperQuery
 from weft.schema.roots.researchers import ResearcherQuery
 from weft.schema.roots.search import SearchQuery
 from weft.schema.roots.service import ServiceQuery
+from weft.schema.support.direct import DirectPlans
 from weft.schema.support.errors import CodedErrors, log_errors
 from weft.schema.support.execution import FlatListExecutor
 from weft.schema.support.limits import PreparedDocuments
@@ -23,18 +26,25 @@ class Query(ServiceQuery, PaperQuery, ResearcherQuery, InstitutionQuery, SearchQ
 
 
 class WeftSchema(strawberry.Schema):
-    """Strawberry's schema, logging errors with the request id (before they are coded and masked)."""
+    """Strawberry's schema, logging errors with the request id (before they are coded and masked), and the
+    plans answering repeated documents without graphql-core (schema/support/direct.py)."""
+
+    def __init__(self, *args: Any, prepared: PreparedDocuments | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.direct = DirectPlans(self, prepared) if prepared is not None else None
 
     def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
         log_errors(errors, execution_context.context if execution_context else None)
 
 
-def build_schema() -> strawberry.Schema:
+def build_schema() -> WeftSchema:
     """The executable schema with its limits (checked before execution, once per query text) and coded errors."""
+    prepared = PreparedDocuments()
     return WeftSchema(
         query=Query,
-        extensions=[PreparedDocuments().extension, CodedErrors],
+        extensions=[prepared.extension, CodedErrors],
         execution_context_class=FlatListExecutor,
+        prepared=prepared,
     )
 
 

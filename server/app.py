@@ -6,7 +6,8 @@ app, driver and caches, so nothing here is shared between processes.
 /graphql follows GraphQL over HTTP: GET (queries only) and POST, `application/json` and
 `application/graphql-response+json` (request errors get 400 and no `data` with the latter),
 batching off. Each response carries `x-request-id` and `x-weft-cypher-queries`; repeated requests are
-answered from server/response_cache.py while the data stays the same (`x-weft-cache`).
+answered from server/response_cache.py while the data stays the same (`x-weft-cache`). A repeated
+document that schema/support/direct.py plans is answered without graphql-core (`x-weft-direct: 1`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from weft.graph.driver import open_async_driver
 from weft.graph.settings import Settings, load_settings
 from weft.schema.context import Context
 from weft.schema.root import build_schema
+from weft.schema.support import direct
+from weft.schema.support.direct import DirectPlans
 from weft.server import health, network_routes
 from weft.server.response_cache import ResponseCache
 from weft.server.site import routes as site
@@ -139,32 +142,103 @@ class WeftGraphQL(GraphQL[Context, None]):
             async with asyncio.timeout(deadline):
                 return await super().execute_operation(*args, **kwargs)
         except TimeoutError:
-            log.warning("request took longer than its deadline of %ss", deadline)
-            message = f"The request took longer than its deadline of {deadline:g} s; ask for less or try again."
-            return ExecutionResult(data=None, errors=[GraphQLError(message, extensions={"code": "UNAVAILABLE"})])
+            return past_deadline(deadline)
+
+    async def answer_directly(self, request: Request) -> Response | None:
+        """The answer of a repeated document a plan covers, without Strawberry's execution or graphql-core
+        (schema/support/direct.py); None when the ordinary path must answer. A request the plan refuses
+        midway goes the ordinary way too (its Cypher queries still counted in `x-weft-cypher-queries`)."""
+        plans: DirectPlans | None = getattr(self.schema, "direct", None)
+        if plans is None or not direct.DIRECT:
+            return None
+        asked = await direct_request(request)
+        if asked is None:
+            return None
+        query, name, variables = asked
+        plan = plans.plan(query, name)
+        if plan is None:
+            return None
+        context = await self.get_context(request)
+        deadline = request.app.state.settings.request_deadline_s
+        try:
+            async with asyncio.timeout(deadline):
+                data = await plan.execute(context, variables or {})
+        except TimeoutError:
+            result = past_deadline(deadline)
+            rendered = await self.process_result(request, result)
+            return self.create_response(response_data=rendered, sub_response=await self.get_sub_response(request))
+        except Exception:  # noqa: BLE001 - whatever it was, the ordinary path answers (and reports it)
+            request.state.weft_direct_queries = context.reader.queries_run
+            if not plan.operation.variable_definitions:
+                plans.refuse(query, name)  # nothing varies: it would be refused again
+            return None
+        if preferred_media_type(request.headers.get("accept")) == GRAPHQL_RESPONSE_JSON:
+            request.state.weft_media_type = GRAPHQL_RESPONSE_JSON
+        request.state.weft_direct = True
+        return Response(self.encode_json({"data": data}), media_type=JSON)
 
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
+        response: Any = None
         if isinstance(request, Request):
             refused = await read_bounded_body(request)
             if refused is not None:
                 return refused
-        try:
-            response = await super().run(request, context, root_value)
-        except HTTPException as exc:  # Strawberry's plain-text refusals, as GraphQL-shaped errors
-            return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
+            if context is UNSET and root_value is UNSET:
+                response = await self.answer_directly(request)
+        if response is None:
+            try:
+                response = await super().run(request, context, root_value)
+            except HTTPException as exc:  # Strawberry's plain-text refusals, as GraphQL-shaped errors
+                return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
         if isinstance(request, Request) and isinstance(response, Response):
-            state = request.state
-            media_type = getattr(state, "weft_media_type", None)
-            if media_type:
-                response.headers["content-type"] = f"{media_type}; charset=utf-8"
-            status = getattr(state, "weft_status", None)
-            if status:
-                response.status_code = status
-            context = getattr(state, "weft_context", None)
-            if context is not None:
-                response.headers["x-request-id"] = context.request_id
-                response.headers["x-weft-cypher-queries"] = str(context.reader.queries_run)
+            stamp(request, response)
         return response
+
+
+def stamp(request: Request, response: Response) -> None:
+    """The media type, status and per-request headers this request's handling decided."""
+    state = request.state
+    media_type = getattr(state, "weft_media_type", None)
+    if media_type:
+        response.headers["content-type"] = f"{media_type}; charset=utf-8"
+    status = getattr(state, "weft_status", None)
+    if status:
+        response.status_code = status
+    context = getattr(state, "weft_context", None)
+    if context is not None:
+        queries = context.reader.queries_run + getattr(state, "weft_direct_queries", 0)
+        response.headers["x-request-id"] = context.request_id
+        response.headers["x-weft-cypher-queries"] = str(queries)
+    if getattr(state, "weft_direct", False):
+        response.headers["x-weft-direct"] = "1"
+
+
+async def direct_request(request: Request) -> tuple[str, str | None, dict[str, Any] | None] | None:
+    """(query, operationName, variables) of a plain JSON POST the direct path may answer; else None
+    (GET, other bodies, streaming Accept headers, anything malformed: the view reports it)."""
+    headers = request.headers
+    accept = headers.get("accept", "")
+    if request.method != "POST" or not headers.get("content-type", "").startswith(JSON):
+        return None
+    if "multipart" in accept or "event-stream" in accept:
+        return None
+    try:
+        body = orjson.loads(await request.body())
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(body, dict):
+        return None
+    query, name, variables = body.get("query"), body.get("operationName"), body.get("variables")  # type: ignore[union-attr]
+    if not isinstance(query, str) or not isinstance(name, str | None) or not isinstance(variables, dict | None):
+        return None
+    return query, name, variables  # type: ignore[return-value]
+
+
+def past_deadline(deadline: float | None) -> ExecutionResult:
+    """The result of a request that ran out of its deadline (WEFT_REQUEST_DEADLINE)."""
+    log.warning("request took longer than its deadline of %ss", deadline)
+    message = f"The request took longer than its deadline of {deadline:g} s; ask for less or try again."
+    return ExecutionResult(data=None, errors=[GraphQLError(message, extensions={"code": "UNAVAILABLE"})])
 
 
 def is_unavailable(result: ExecutionResult) -> bool:

@@ -53,14 +53,14 @@ FLAT_LISTS = os.environ.get("WEFT_FLAT_LISTS", "1") != "0"
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 
 
-class _Refused(Exception):
+class Refused(Exception):
     """A value the fast path will not complete: the list goes down graphql-core's path instead."""
 
 
 def _int(value: Any) -> Any:
     if type(value) is int and _INT_MIN <= value <= _INT_MAX:
         return value
-    raise _Refused
+    raise Refused
 
 
 def _float(value: Any) -> Any:
@@ -68,13 +68,13 @@ def _float(value: Any) -> Any:
         return value
     if type(value) is int and abs(value) < 2**53:
         return float(value)
-    raise _Refused
+    raise Refused
 
 
 def _str(value: Any) -> Any:
     if type(value) is str:
         return value
-    raise _Refused
+    raise Refused
 
 
 def _id(value: Any) -> Any:
@@ -82,13 +82,13 @@ def _id(value: Any) -> Any:
         return value
     if type(value) is int:
         return str(value)
-    raise _Refused
+    raise Refused
 
 
 def _bool(value: Any) -> Any:
     if type(value) is bool:
         return value
-    raise _Refused
+    raise Refused
 
 
 _BUILT_IN: dict[str, Callable[[Any], Any]] = {
@@ -101,7 +101,7 @@ _BUILT_IN: dict[str, Callable[[Any], Any]] = {
 _STANDARD = (GraphQLInt, GraphQLFloat, GraphQLString, GraphQLID, GraphQLBoolean)
 
 
-def _leaf(leaf: GraphQLLeafType) -> Callable[[Any], Any]:
+def leaf_coercion(leaf: GraphQLLeafType) -> Callable[[Any], Any]:
     """The strict coercion of a leaf type: built-in scalars exact, others through their `serialize`."""
     built_in = _BUILT_IN.get(leaf.name)
     if built_in is not None and leaf in _STANDARD:
@@ -109,13 +109,13 @@ def _leaf(leaf: GraphQLLeafType) -> Callable[[Any], Any]:
 
     def serialize(value: Any) -> Any:
         if value is None:
-            raise _Refused
+            raise Refused
         try:
             out = leaf.serialize(value)
         except Exception as exc:  # the ordinary path reports it as a field error
-            raise _Refused from exc
+            raise Refused from exc
         if out is None:
-            raise _Refused
+            raise Refused
         return out
 
     return serialize
@@ -147,10 +147,10 @@ class _Plan:
 
     def row(self, item: Any) -> dict[str, Any]:
         if item is None:
-            raise _Refused
+            raise Refused
         is_type_of = self.is_type_of
         if is_type_of is not None and is_type_of(item, None) is not True:
-            raise _Refused  # not this type (or an awaitable check): the ordinary path reports it
+            raise Refused  # not this type (or an awaitable check): the ordinary path reports it
         row: dict[str, Any] = {}
         for key, attribute, non_null, complete in self.steps:
             if attribute is None:
@@ -159,7 +159,7 @@ class _Plan:
             value = getattr(item, attribute)
             if value is None:
                 if non_null:
-                    raise _Refused
+                    raise Refused
                 row[key] = None
             else:
                 row[key] = complete(value)
@@ -169,7 +169,7 @@ class _Plan:
 def _list_of(complete: Callable[[Any], Any], non_null_items: bool) -> Callable[[Any], Any]:
     def complete_list(value: Any) -> Any:
         if not isinstance(value, list | tuple):
-            raise _Refused
+            raise Refused
         if non_null_items:  # every `complete` refuses None itself
             return [complete(item) for item in value]  # type: ignore[reportUnknownVariableType]
         return [None if item is None else complete(item) for item in value]  # type: ignore[reportUnknownVariableType]
@@ -194,7 +194,7 @@ class _SharedPlans:
     def shareable(self, operation: OperationDefinitionNode, fragments: list[FragmentDefinitionNode]) -> bool:
         found = self._directive_free.get(id(operation))
         if found is None or found[0] is not operation:
-            free = not any(_has_directive(node) for node in (operation, *fragments))
+            free = not any(has_directive(node) for node in (operation, *fragments))
             found = (operation, free)
             self._directive_free[id(operation)] = found
             if len(self._directive_free) > self._size:
@@ -214,7 +214,7 @@ class _SharedPlans:
             self._plans.popitem(last=False)
 
 
-def _has_directive(root: Node) -> bool:
+def has_directive(root: Node) -> bool:
     """True when any node under `root` carries a directive."""
     found = False
 
@@ -255,7 +255,7 @@ class FlatListExecutor(StrawberryGraphQLCoreExecutionContext):
             if complete is not None:
                 try:
                     return complete(result)
-                except _Refused:
+                except Refused:
                     pass
         return super().complete_list_value(return_type, field_details_list, info, path, result, position_context)
 
@@ -267,7 +267,7 @@ class FlatListExecutor(StrawberryGraphQLCoreExecutionContext):
             complete = self._complete_for(item, details)
             return None if complete is None else _list_of(complete, isinstance(item, GraphQLNonNull))
         if is_leaf_type(inner):
-            return _leaf(inner)  # type: ignore[arg-type]
+            return leaf_coercion(inner)  # type: ignore[arg-type]
         if isinstance(inner, GraphQLObjectType):
             plan = self._plan(inner, details)
             return None if plan is None else plan.row
