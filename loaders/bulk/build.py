@@ -216,10 +216,14 @@ def _transform(
     t.engine.load_parquet("rr", sorted(str(p) for p in stage_dir.glob("*.rels.parquet")), REL_COLUMNS, row_id="rid")
     lookup_tables(t)
     _gone(t, plan)
-    before = t.scalar("SELECT count(DISTINCT rec) FROM nr")
-    t.run(sql.DROP_GONE_RECORDS)
-    t.run(sql.ALIAS_REFERENCES)
-    summary.removed_records = int(before) - int(t.scalar("SELECT count(DISTINCT rec) FROM nr"))
+    # Both rewrite every staged row: skipped when there is nothing to remove or alias (a dump with no
+    # deletes and no merged_ids, such as every synthetic one).
+    if t.scalar("SELECT count(*) FROM gone"):
+        before = t.scalar("SELECT count(DISTINCT rec) FROM nr")
+        t.run(sql.DROP_GONE_RECORDS)
+        summary.removed_records = int(before) - int(t.scalar("SELECT count(DISTINCT rec) FROM nr"))
+    if t.scalar("SELECT count(*) FROM merged"):
+        t.run(sql.ALIAS_REFERENCES)
     summary.steps["load rows"] = time.monotonic() - step
     for name, run in (
         ("identity", lambda: identity(t)),
