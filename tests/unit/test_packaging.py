@@ -97,7 +97,7 @@ def _imported_top_levels(paths: list[Path]) -> dict[str, set[str]]:
 
 
 def _third_party(imports: dict[str, set[str]]) -> dict[str, set[str]]:
-    first_party = {"weft", "tests", "__future__"}
+    first_party = {"weft", "tests", "bench", "__future__"}  # bench/: the repository's own benchmarks
     return {m: f for m, f in imports.items() if m not in first_party and m not in sys.stdlib_module_names}
 
 
