@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import sys
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -100,7 +101,17 @@ class SparkEngine:
         shutil.rmtree(self.work, ignore_errors=True)
         self.work.mkdir(parents=True)
         builder: Any = SparkSession.builder  # pyright: ignore[reportUnknownMemberType]
-        self.spark: SparkSession = (
+        with warnings.catch_warnings():  # a FutureWarning about pandas 3: the transform uses no pandas
+            warnings.simplefilter("ignore", FutureWarning)
+            self.spark: SparkSession = self._session(builder, master, memory, partitions)
+        self.spark.sparkContext.setLogLevel("ERROR")
+        self.spark.udf.register("names_compatible", _compatible, BooleanType())
+        self._versions: dict[str, int] = {}
+        self._held: dict[str, DataFrame] = {}
+        self.local = master.startswith("local")
+
+    def _session(self, builder: Any, master: str, memory: str, partitions: int) -> SparkSession:
+        return (
             builder.master(master)
             .appName("weft-build")
             .config("spark.ui.enabled", "false")
@@ -113,13 +124,9 @@ class SparkEngine:
             .config("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
             .config("spark.sql.parquet.compression.codec", "zstd")
             .config("spark.sql.sources.partitionOverwriteMode", "static")
+            .config("spark.log.level", "ERROR")
             .getOrCreate()
         )
-        self.spark.sparkContext.setLogLevel("ERROR")
-        self.spark.udf.register("names_compatible", _compatible, BooleanType())
-        self._versions: dict[str, int] = {}
-        self._held: dict[str, DataFrame] = {}
-        self.local = master.startswith("local")
 
     def _folder(self, name: str) -> Path:
         return self.work / "tables" / f"{name.lower()}.{self._versions.get(name.lower(), 0)}"
