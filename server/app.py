@@ -36,6 +36,7 @@ from strawberry.types import ExecutionResult
 from strawberry.types.unset import UNSET
 
 from weft.graph.driver import open_async_driver
+from weft.graph.errors import Unavailable
 from weft.graph.settings import Settings, load_settings
 from weft.schema.context import Context
 from weft.schema.root import build_schema
@@ -167,10 +168,10 @@ class WeftGraphQL(GraphQL[Context, None]):
             result = past_deadline(deadline)
             rendered = await self.process_result(request, result)
             return self.create_response(response_data=rendered, sub_response=await self.get_sub_response(request))
-        except Exception:  # noqa: BLE001 - whatever it was, the ordinary path answers (and reports it)
+        except Exception as exc:  # noqa: BLE001 - whatever it was, the ordinary path answers (and reports it)
             request.state.weft_direct_queries = context.reader.queries_run
-            if not plan.operation.variable_definitions:
-                plans.refuse(query, name)  # nothing varies: it would be refused again
+            if not plan.operation.variable_definitions and not isinstance(exc, Unavailable):
+                plans.refuse(query, name)  # nothing varies: it would be refused again (an outage passes)
             return None
         if preferred_media_type(request.headers.get("accept")) == GRAPHQL_RESPONSE_JSON:
             request.state.weft_media_type = GRAPHQL_RESPONSE_JSON

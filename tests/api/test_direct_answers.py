@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import re
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -291,3 +292,19 @@ def test_work_of_a_refused_request_is_stopped(http: TestClient) -> None:
         body = ordinary_answers(http, query, {"id": README_PAPER})
         assert body["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
     gc.collect()
+
+
+def test_an_outage_does_not_take_a_document_off_the_direct_path(settings: Settings) -> None:
+    """A document with no variables that the database could not answer keeps its plan (a refused one would
+    take the ordinary path for the worker's lifetime, long after Neo4j is back)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    dead = dataclasses.replace(executing(settings), neo4j_uri=f"bolt://127.0.0.1:{closed}", connect_timeout_s=1.0)
+    with TestClient(create_app(dead)) as client:
+        for _ in range(2):  # prepared, then planned and tried
+            response = client.post("/graphql", json={"query": shapes.MOST_CITED})
+            assert response.json()["errors"][0]["extensions"]["code"] == "UNAVAILABLE"
+        route = next(r for r in client.app.routes if getattr(r, "path", None) == "/graphql")  # type: ignore[attr-defined]
+        plans = route.app.app.schema.direct
+        assert isinstance(plans.plans[(shapes.MOST_CITED, None)], direct.Plan)
