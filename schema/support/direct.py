@@ -36,7 +36,6 @@ from graphql import (
     DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
-    FragmentSpreadNode,
     GraphQLField,
     GraphQLList,
     GraphQLNonNull,
@@ -44,13 +43,11 @@ from graphql import (
     GraphQLOutputType,
     GraphQLResolveInfo,
     GraphQLSchema,
-    InlineFragmentNode,
     OperationDefinitionNode,
     OperationType,
     SelectionSetNode,
     VariableNode,
     get_operation_ast,
-    is_abstract_type,
     is_leaf_type,
 )
 from graphql.execution.values import VariableValues, get_argument_values, get_variable_values
@@ -60,6 +57,7 @@ from strawberry.types.field import StrawberryField
 
 from weft.schema.support.execution import Refused, has_directive, leaf_coercion
 from weft.schema.support.limits import PreparedDocuments, argument_errors, checked_arguments
+from weft.schema.support.prefetch import collect_fields
 
 log = logging.getLogger("weft.schema")
 
@@ -297,36 +295,9 @@ class _Builder:
     fragments: dict[str, FragmentDefinitionNode]
 
     def object(self, of: GraphQLObjectType, sets: list[SelectionSetNode], roots: bool = False) -> ObjectPlan:
-        grouped: dict[str, list[FieldNode]] = {}
-        for s in sets:
-            self._collect(of, s, grouped, set())
+        grouped = collect_fields(self.schema, self.fragments, of, sets)
         fields = [self._field(of, key, nodes, roots) for key, nodes in grouped.items()]
         return ObjectPlan(of, fields)
-
-    def _collect(
-        self, of: GraphQLObjectType, s: SelectionSetNode, out: dict[str, list[FieldNode]], seen: set[str]
-    ) -> None:
-        for node in s.selections:
-            if isinstance(node, FieldNode):
-                out.setdefault(node.alias.value if node.alias else node.name.value, []).append(node)
-            elif isinstance(node, InlineFragmentNode):
-                condition = node.type_condition.name.value if node.type_condition else None
-                if self._applies(of, condition):
-                    self._collect(of, node.selection_set, out, seen)
-            elif isinstance(node, FragmentSpreadNode):
-                name = node.name.value
-                fragment = self.fragments.get(name)
-                if name in seen or fragment is None:
-                    continue
-                seen.add(name)
-                if self._applies(of, fragment.type_condition.name.value):
-                    self._collect(of, fragment.selection_set, out, seen)
-
-    def _applies(self, of: GraphQLObjectType, condition: str | None) -> bool:
-        if condition is None or condition == of.name:
-            return True
-        wanted = self.schema.get_type(condition)
-        return is_abstract_type(wanted) and self.schema.is_sub_type(wanted, of)  # type: ignore[arg-type]
 
     def _field(self, of: GraphQLObjectType, key: str, nodes: list[FieldNode], roots: bool) -> FieldPlan:
         name = nodes[0].name.value

@@ -137,10 +137,14 @@ class _Walk:
     def selection(self, of: GraphQLNamedType | None, sets: list[SelectionSetNode]) -> Selection:
         if not isinstance(of, GraphQLObjectType):
             return Selection()
+        return Selection([AskedField(self, of, key, nodes) for key, nodes in self.grouped(of, sets).items()])
+
+    def grouped(self, of: GraphQLObjectType, sets: list[SelectionSetNode]) -> dict[str, list[FieldNode]]:
+        """The fields `sets` ask of `of`, by response key, in query order."""
         grouped: dict[str, list[FieldNode]] = {}
         for s in sets:
             self._collect(of, s, grouped, set())
-        return Selection([AskedField(self, of, key, nodes) for key, nodes in grouped.items()])
+        return grouped
 
     def _collect(
         self, of: GraphQLObjectType, s: SelectionSetNode, out: dict[str, list[FieldNode]], seen: set[str]
@@ -175,6 +179,17 @@ class _Walk:
             return True
         wanted = self.schema.get_type(condition)
         return is_abstract_type(wanted) and self.schema.is_sub_type(wanted, of)  # type: ignore[arg-type]
+
+
+def collect_fields(
+    schema: GraphQLSchema,
+    fragments: dict[str, FragmentDefinitionNode],
+    of: GraphQLObjectType,
+    sets: list[SelectionSetNode],
+) -> dict[str, list[FieldNode]]:
+    """The fields `sets` ask of `of` by response key, fragments flattened, as graphql-core collects them
+    (with no variables: for a document whose @skip/@include, if any, take literals)."""
+    return _Walk(schema, fragments, VariableValues(sources={}, coerced={})).grouped(of, sets)
 
 
 def prime(loader: DataLoader[K, V], key: K, value: V) -> None:
