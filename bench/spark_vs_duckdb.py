@@ -2,9 +2,9 @@
 
 Each build is `weft build --engine E` in its own process; its peak memory is the largest sum of the
 resident sets of the whole process tree (for Spark: the Python driver, the JVM and its Python
-workers), sampled every 0.2 s. Builds run in the order given (`duckdb spark duckdb` brackets Spark
-with two DuckDB runs on a noisy machine). Afterwards the import files of the first build of each
-engine are compared (loaders.bulk.output.import_file_differences, load times left out).
+workers), sampled every 0.2 s by bench.serve's RssSampler. Builds run in the order given
+(`duckdb spark duckdb` brackets Spark with two DuckDB runs on a noisy machine). Afterwards the import
+files of the first build of each engine are compared (loaders.bulk.output.import_file_differences, load times left out).
 
     .venv/bin/python -m bench.synth --works 100000 --snapshot /tmp/s100k/in
     .venv/bin/python -m bench.spark_vs_duckdb /tmp/s100k/in --out /tmp/s100k/engines --master 'local[2]'
@@ -16,27 +16,15 @@ import argparse
 import json
 import os
 import subprocess
-import threading
 import time
 from pathlib import Path
 
-import psutil
-
+from bench.serve import RssSampler
 from weft.loaders.bulk.output import import_file_differences
 
 ROOT = Path(__file__).resolve().parent.parent
 WEFT = ROOT / ".venv" / "bin" / "weft"
 OUT = ROOT / "bench" / "out"
-
-
-def _tree_rss(process: psutil.Process) -> int:
-    total = 0
-    for p in [process, *process.children(recursive=True)]:
-        try:
-            total += p.memory_info().rss
-        except psutil.Error:
-            continue
-    return total
 
 
 def build(engine: str, source: Path, out: Path, master: str, memory: str) -> dict[str, object]:
@@ -47,28 +35,15 @@ def build(engine: str, source: Path, out: Path, master: str, memory: str) -> dic
     load_before = os.getloadavg()[0]
     began = time.monotonic()
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # noqa: S603
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        process = psutil.Process(child.pid)
-        while not done.is_set():
-            peak = max(peak, _tree_rss(process))
-            time.sleep(0.2)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    stdout, _ = child.communicate()
+    with RssSampler({engine: child.pid}, interval=0.2) as sampler:
+        stdout, _ = child.communicate()
     seconds = time.monotonic() - began
-    done.set()
-    sampler.join()
     if child.returncode != 0:
         raise SystemExit(f"{engine} build failed ({child.returncode}):\n{stdout[-2000:]}")
     return {
         "engine": engine,
         "seconds": round(seconds, 1),
-        "peak_rss_mib": round(peak / 2**20),
+        "peak_rss_mib": round(sampler.peak[engine]),
         "load_before": round(load_before, 2),
         "load_after": round(os.getloadavg()[0], 2),
         "summary": stdout.strip().splitlines()[-1],
