@@ -76,7 +76,9 @@ class Engine(Protocol):
     def close(self) -> None: ...
 
 
-def _compatible(a: str | None, b: str | None) -> bool:
+def sql_names_compatible(a: str | None, b: str | None) -> bool:
+    """The SQL function `names_compatible` every engine registers (loaders/bulk/sql.py SAME_NAME): NULLs and
+    empty names are never compatible."""
     return bool(a and b and names_compatible(a, b))
 
 
@@ -101,7 +103,7 @@ class DuckDBEngine:
         # duckdb's stubs type create_function's parameter types loosely (DuckDBPyType, partly unknown).
         self.con.create_function(  # pyright: ignore[reportUnknownMemberType]
             "names_compatible",
-            _compatible,
+            sql_names_compatible,
             ["VARCHAR", "VARCHAR"],  # pyright: ignore[reportArgumentType]
             "BOOLEAN",  # pyright: ignore[reportArgumentType]
         )

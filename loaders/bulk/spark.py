@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import sqlglot
 from sqlglot import exp
 
-from weft.loaders.bulk.engine import R, T, _compatible  # pyright: ignore[reportPrivateUsage]
+from weft.loaders.bulk.engine import R, T, sql_names_compatible
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -73,17 +73,22 @@ def jvm_memory(size: str) -> str:
     return f"{match.group(1)}{match.group(2)}"
 
 
+def spark_type(kind: str) -> str:
+    """A DuckDB type as Spark's (pure).
+
+    >>> spark_type("VARCHAR[]")
+    'ARRAY<STRING>'
+    """
+    return exp.DataType.build(kind, dialect="duckdb").sql(dialect="spark")
+
+
 def spark_ddl(columns: dict[str, str]) -> str:
     """`{column: DuckDB type}` as a Spark DDL schema string (pure).
 
     >>> spark_ddl({"id": "VARCHAR", "n": "BIGINT", "names": "VARCHAR[]"})
     '`id` STRING, `n` BIGINT, `names` ARRAY<STRING>'
     """
-    parts: list[str] = []
-    for column, kind in columns.items():
-        spark_kind = exp.DataType.build(kind, dialect="duckdb").sql(dialect="spark")
-        parts.append(f"`{column}` {spark_kind}")
-    return ", ".join(parts)
+    return ", ".join(f"`{column}` {spark_type(kind)}" for column, kind in columns.items())
 
 
 class SparkEngine:
@@ -105,7 +110,7 @@ class SparkEngine:
             warnings.simplefilter("ignore", FutureWarning)
             self.spark: SparkSession = self._session(builder, master, memory, partitions)
         self.spark.sparkContext.setLogLevel("ERROR")
-        self.spark.udf.register("names_compatible", _compatible, BooleanType())
+        self.spark.udf.register("names_compatible", sql_names_compatible, BooleanType())
         self._versions: dict[str, int] = {}
         self._held: dict[str, DataFrame] = {}
         self.local = master.startswith("local")
@@ -213,8 +218,7 @@ class SparkEngine:
         missing = {c: t for c, t in columns.items() if c.lower() not in have}
         if missing:
             for column, kind in missing.items():
-                spark_kind = exp.DataType.build(kind, dialect="duckdb").sql(dialect="spark")
-                frame = frame.withColumn(column, functions.lit(None).cast(spark_kind))
+                frame = frame.withColumn(column, functions.lit(None).cast(spark_type(kind)))
             self._materialise(table, frame)
 
     def rename(self, table: str, to: str) -> None:
