@@ -27,7 +27,7 @@ class InstitutionQuery:
         if not prefetch.FOLDING:
             found = await institutions.find_institution(info.context.reader, id)
             return Institution.from_record(found) if found else None
-        parts = fold_institution(prefetch.Selection.of(info))
+        parts = prefetch.fold(info, fold_institution)
         details = await institutions.institution_details(info.context.reader, id, parts)
         if details is None:
             return None

@@ -29,7 +29,7 @@ class PaperQuery:
         if not prefetch.FOLDING:
             found = await papers.find_paper(info.context.reader, id)
             return Paper.from_record(found) if found else None
-        parts = fold_paper(prefetch.Selection.of(info))
+        parts = prefetch.fold(info, fold_paper)
         details = await papers.paper_details(info.context.reader, id, parts)
         if details is None:
             return None

@@ -24,7 +24,7 @@ class ResearcherQuery:
         if not prefetch.FOLDING:
             found = await researchers.find_researcher(info.context.reader, id)
             return Researcher.from_record(found) if found else None
-        parts = fold_profile(prefetch.Selection.of(info))
+        parts = prefetch.fold(info, fold_profile)
         profile = await researchers.researcher_profile(info.context.reader, id, parts)
         if profile is None:
             return None

@@ -9,7 +9,10 @@ name, a `Plan`: each field's response key, how to get its value (an attribute, o
 itself called with its converted arguments and a real `Info`) and how to complete it (leaf coercion,
 lists, objects, `__typename`). A request then costs variable coercion, the argument caps, the resolvers
 (the root ones run concurrently; anything that has to wait is awaited together, level by level, as
-graphql-core gathers) and one orjson dump.
+graphql-core gathers) and one orjson dump. What a resolver folds of its selection (`prefetch.fold`: the
+folded roots' parts, read from the selection) is kept by its field's plan (`prefetch.Folds`, on the
+`PlannedInfo` each call gets), per value of the variables that selection uses: no selection walk and no
+fold per request, only the root arguments vary.
 
 Planned only: query operations without directives, whose root fields are in `ROOTS` (the folded
 lookups, the key-paged paper lists and `version`), with concrete object types all the way down (no
@@ -41,7 +44,6 @@ from graphql import (
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLOutputType,
-    GraphQLResolveInfo,
     GraphQLSchema,
     OperationDefinitionNode,
     OperationType,
@@ -57,7 +59,7 @@ from strawberry.types.field import StrawberryField
 
 from weft.schema.support.execution import Refused, has_directive, leaf_coercion
 from weft.schema.support.limits import PreparedDocuments, argument_errors, checked_arguments
-from weft.schema.support.prefetch import collect_fields
+from weft.schema.support.prefetch import Folds, PlannedInfo, collect_fields
 
 log = logging.getLogger("weft.schema")
 
@@ -99,6 +101,7 @@ class FieldPlan:
     strawberry: StrawberryField | None
     complete: Complete
     static_args: dict[str, Any] | None  # the arguments when no variable is among them
+    folds: Folds | None = None  # what its resolver folds of its selection, kept across requests (prefetch.fold)
 
     def resolve(self, run: Run, source: Any) -> Any:
         if self.attribute is not None:
@@ -122,7 +125,7 @@ class FieldPlan:
             raw = get_argument_values(self.definition, self.nodes[0], run.variables) if self.definition.args else {}
         kwargs = convert_arguments(raw, self.strawberry.arguments, plan.scalar_registry, plan.config)
         if resolver.info_parameter is not None:
-            info = GraphQLResolveInfo(
+            info = PlannedInfo(
                 self.nodes[0].name.value,
                 self.nodes,
                 self.definition.type,
@@ -138,6 +141,7 @@ class FieldPlan:
                 None,
                 None,  # type: ignore[arg-type]
             )
+            info.folds = self.folds
             kwargs[resolver.info_parameter.name] = plan.config.info_class(_raw_info=info, _field=self.strawberry)
         return kwargs
 
@@ -319,7 +323,8 @@ class _Builder:
         uses_variables = any(_has_variable(a) for a in nodes[0].arguments or ())
         no_variables = VariableValues(sources={}, coerced={})
         static = None if uses_variables else get_argument_values(definition, nodes[0], no_variables)
-        return FieldPlan(key, None, None, definition, nodes, of, strawberry_field, complete, static)
+        folds = Folds(self.fragments, nodes)
+        return FieldPlan(key, None, None, definition, nodes, of, strawberry_field, complete, static, folds)
 
     def _complete(self, output: GraphQLOutputType, sets: list[SelectionSetNode]) -> Complete:
         inner: Any = output.of_type if isinstance(output, GraphQLNonNull) else output

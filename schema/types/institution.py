@@ -30,7 +30,7 @@ from weft.schema.support.eager import eager
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import category_ids
 from weft.schema.support.paging import Window, check_range, window
-from weft.schema.support.prefetch import AskedField, Selection, prime
+from weft.schema.support.prefetch import AskedField, Selection, fold, prime
 from weft.schema.support.values import Identity
 from weft.schema.types.collaborating_institution import CollaboratingInstitution
 from weft.schema.types.entity import resolve_ids
@@ -175,7 +175,7 @@ class Institution(NamedEntity):
         after: After = None,
     ) -> Connection[CollaboratingInstitution]:
         page = window(first, after)
-        counted = _counts_researchers(Selection.of(info))
+        counted = fold(info, _counts_researchers)
         found = await info.context.data.collaborators.load((self.id, page.skip, page.limit, counted))
         return connection(found, page, CollaboratingInstitution.from_record)
 

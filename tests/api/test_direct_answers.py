@@ -308,3 +308,134 @@ def test_an_outage_does_not_take_a_document_off_the_direct_path(settings: Settin
         route = next(r for r in client.app.routes if getattr(r, "path", None) == "/graphql")  # type: ignore[attr-defined]
         plans = route.app.app.schema.direct
         assert isinstance(plans.plans[(shapes.MOST_CITED, None)], direct.Plan)
+
+
+# --- folds kept by the plan (prefetch.Folds): only under the values of the variables the selection uses ----
+
+NESTED_VARIABLES = """query($id: String!, $n: Int!, $k: Int, $sort: PaperSort, $min: Int! = 1, $scheme: String,
+  $y: Int) {
+  researcher(id: $id) {
+    name hIndex
+    papers(first: $n, sort: $sort, yearFrom: $y) { totalCount edges { cursor node { title year } } }
+    coauthors(first: $k, minWeight: $min) { totalCount edges { node { weight researcher { name paperCount } } } }
+    fields(scheme: $scheme, first: $n) { count category { name } }
+  }
+}"""
+
+
+def _queries(response: httpx.Response) -> int:
+    return int(response.headers["x-weft-cypher-queries"])
+
+
+def test_a_kept_fold_follows_the_nested_variables(http: TestClient) -> None:
+    """Each request runs the one folded query both ways: a fold kept for other values of `$n`, `$k`, `$sort`,
+    `$min`, `$scheme` or `$y` would prime pages the resolvers do not load (more queries, a different
+    x-weft-cypher-queries). Values come back after others (a kept fold is reused), variables are left out
+    (their defaults) and given null, and ids change (the fold is reused: the id is no part of it)."""
+    requests: list[dict[str, Any]] = [
+        {"id": BUTCHER, "n": 4, "k": 3},
+        {"id": BUTCHER, "n": 2, "k": 3},
+        {"id": BUTCHER, "n": 4, "k": 3},
+        {"id": BUTCHER, "n": 4, "k": 1},
+        {"id": BUTCHER, "n": 4},  # not given: the default page size
+        {"id": BUTCHER, "n": 4, "k": 3, "y": 2019},
+        {"id": BUTCHER, "n": 4, "k": 3, "y": None},
+        {"id": BUTCHER, "n": 4, "k": 3, "sort": "MOST_CITED"},
+        {"id": BUTCHER, "n": 4, "k": 3, "sort": "OLDEST"},
+        {"id": BUTCHER, "n": 4, "k": 3, "min": 2},
+        {"id": BUTCHER, "n": 4, "k": 3, "scheme": "topic"},
+        {"id": BUTCHER, "n": 0, "k": 0},
+        {"id": "A5065371627", "n": 4, "k": 3},
+        {"id": "A5039168231", "n": 2, "k": 3, "sort": "MOST_CITED"},
+        {"id": BUTCHER, "n": 4, "k": 3},
+    ]
+    for variables in requests:
+        ordinary, answered = both(http, NESTED_VARIABLES, variables)
+        assert answered.headers.get("x-weft-direct") == "1", variables
+        assert _queries(answered) == _queries(ordinary) == 1, variables
+        researcher = answered.json()["data"]["researcher"]
+        assert len(researcher["papers"]["edges"]) == min(variables["n"], researcher["papers"]["totalCount"])
+
+
+NESTED_PAGE = """query($id: String!, $cited: Int, $refs: Int, $sort: PaperSort) {
+  paper(id: $id) {
+    title authors { rank researcher { name paperCount } }
+    citedBy(first: $cited, sort: $sort) { totalCount edges { node { title } } }
+    references(first: $refs) { totalCount edges { node { title } } }
+  }
+}"""
+
+NESTED_ROSTER = """query($id: String!, $n: Int, $m: Int, $c: Int, $children: Boolean, $yearFrom: Int) {
+  institution(id: $id) {
+    name
+    roster(first: $n, includeChildren: $children, yearFrom: $yearFrom) {
+      totalCount edges { node { paperCount researcher { name } } }
+    }
+    mostCited(first: $m) { title }
+    collaborators(first: $c) { totalCount edges { node { weight institution { name } } } }
+  }
+}"""
+
+
+@pytest.mark.parametrize(
+    ("query", "requests"),
+    [
+        (
+            NESTED_PAGE,
+            [
+                {"id": README_PAPER, "cited": 5, "refs": 5},
+                {"id": README_PAPER, "cited": 1, "refs": 5},
+                {"id": README_PAPER, "cited": 5, "refs": 2},
+                {"id": README_PAPER, "cited": 5, "refs": 5, "sort": "NEWEST"},
+                {"id": README_PAPER},
+                {"id": "W2741809807", "cited": 5, "refs": 5},
+                {"id": README_PAPER, "cited": 5, "refs": 5},
+            ],
+        ),
+        (
+            NESTED_ROSTER,
+            [
+                {"id": BANGOR_ROR, "n": 10, "m": 3, "c": 5},
+                {"id": BANGOR_ROR, "n": 2, "m": 3, "c": 5},
+                {"id": BANGOR_ROR, "n": 10, "m": 1, "c": 5},
+                {"id": BANGOR_ROR, "n": 10, "m": 3, "c": 2},
+                {"id": BANGOR_ROR, "n": 10, "m": 3, "c": 5, "children": True},
+                {"id": BANGOR_ROR, "n": 10, "m": 3, "c": 5, "yearFrom": 2018},
+                {"id": "0197nmp73", "n": 10, "m": 3, "c": 5},
+                {"id": BANGOR_ROR, "n": 10, "m": 3, "c": 5},
+            ],
+        ),
+    ],
+    ids=["paper", "roster"],
+)
+def test_kept_folds_of_pages_and_rosters(http: TestClient, query: str, requests: list[dict[str, Any]]) -> None:
+    """As above for the paper page and the roster: same bytes and the same Cypher count both ways, request
+    after request, whatever values the nested pages take."""
+    for variables in requests:
+        ordinary, answered = both(http, query, variables)
+        assert answered.headers.get("x-weft-direct") == "1", variables
+        assert _queries(answered) == _queries(ordinary), variables
+
+
+def test_a_fold_is_worked_out_once_per_plan(http: TestClient, monkeypatch) -> None:
+    """With no variable below the root, the direct path folds the profile once for every id; the ordinary
+    path folds it on each request. A new nested value is folded once more."""
+    from weft.schema.roots import researchers
+
+    folded: list[bool] = []
+    real = researchers.fold_profile
+
+    def counted(sel: prefetch.Selection) -> Any:
+        folded.append(direct.DIRECT)
+        return real(sel)
+
+    monkeypatch.setattr(researchers, "fold_profile", counted)
+    query = shapes.PROFILE.replace("ResearcherProfile", "FoldedOnce")  # a text no other test planned
+    ids = [BUTCHER, "A5065371627", "A5039168231", BUTCHER]
+    for id_ in ids:
+        direct_answers(http, query, {"id": id_})
+    assert folded.count(False) == len(ids) and folded.count(True) == 1
+    folded.clear()
+    for n in (3, 1, 3, 1):
+        direct_answers(http, NESTED_VARIABLES.replace("query(", "query FoldedPerValue("), {"id": BUTCHER, "n": n})
+    assert folded.count(False) == 4 and folded.count(True) == 2
