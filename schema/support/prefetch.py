@@ -23,7 +23,8 @@ A root resolver asks for its parts with `parts = fold(info, fold_profile)`, whic
 but for a field of a document the direct path planned (schema/support/direct.py): there the field's `Folds`
 keep each fold across requests, by the values of the variables the field's selection uses (none, mostly),
 since a fold reads nothing but the selection. Only the root arguments (the id) vary from one request to the
-next, and they are not part of the selection.
+next, and they are not part of the selection. `KEEP_FOLDS` (environment `WEFT_KEEP_FOLDS=0` turns it off)
+lets benchmarks compare.
 
 Field resolvers keep their DataLoader path unchanged: one whose arguments were folded finds its key
 primed and runs no query; any other (a second alias with other arguments, a filter not folded, a nested
@@ -66,6 +67,9 @@ from weft.schema.context import Info
 
 FOLDING = os.environ.get("WEFT_FOLD", "1") != "0"
 """Whether root fields fold their selection (False: every field loads through its DataLoader, as before)."""
+
+KEEP_FOLDS = os.environ.get("WEFT_KEEP_FOLDS", "1") != "0"
+"""Whether a planned field keeps its folds across requests (False: `fold` works each one out every request)."""
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -216,7 +220,7 @@ def fold(info: Info, fold: Callable[[Selection], T]) -> T:
     selection uses, and kept (`Folds`); `fold` must read nothing but the selection and return a value no one
     changes (the parts are frozen dataclasses)."""
     raw = info._raw_info
-    if isinstance(raw, PlannedInfo) and raw.folds is not None:
+    if KEEP_FOLDS and isinstance(raw, PlannedInfo) and raw.folds is not None:
         return raw.folds.get(info, fold)
     return fold(Selection.of(info))
 

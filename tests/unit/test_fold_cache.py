@@ -182,3 +182,16 @@ def test_the_selection_read_is_the_ordinary_one() -> None:
     for n in (3, 7, 3):
         info = planned_info(operation, root, fragments, folds, id="a", n=n)
         assert fold(info, fold_profile) == fold_profile(Selection.of(info))  # type: ignore[arg-type]
+
+
+def test_the_switch_turns_keeping_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """WEFT_KEEP_FOLDS=0 (`prefetch.KEEP_FOLDS`): planned fields fold every request too."""
+    from weft.schema.support import prefetch
+
+    monkeypatch.setattr(prefetch, "KEEP_FOLDS", False)
+    operation, root, fragments = parsed(QUERY)
+    folds = Folds(fragments, [root])
+    seen, fold_counted = counting()
+    for _ in range(2):
+        fold(planned_info(operation, root, fragments, folds, id="a", n=5), fold_counted)
+    assert len(seen) == 2 and not folds.kept
