@@ -32,6 +32,7 @@ import os
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from graphql import (
@@ -102,6 +103,7 @@ class FieldPlan:
     complete: Complete
     static_args: dict[str, Any] | None  # the arguments when no variable is among them
     folds: Folds | None = None  # what its resolver folds of its selection, kept across requests (prefetch.fold)
+    converted: dict[str, Any] | None = None  # `static_args` as Strawberry converts them, kept when all immutable
 
     def resolve(self, run: Run, source: Any) -> Any:
         if self.attribute is not None:
@@ -120,10 +122,7 @@ class FieldPlan:
         resolver = self.strawberry.base_resolver
         assert resolver is not None
         plan = run.plan
-        raw = self.static_args
-        if raw is None:
-            raw = get_argument_values(self.definition, self.nodes[0], run.variables) if self.definition.args else {}
-        kwargs = convert_arguments(raw, self.strawberry.arguments, plan.scalar_registry, plan.config)
+        kwargs = self._arguments(run)
         if resolver.info_parameter is not None:
             info = PlannedInfo(
                 self.nodes[0].name.value,
@@ -143,6 +142,21 @@ class FieldPlan:
             )
             info.folds = self.folds
             kwargs[resolver.info_parameter.name] = plan.config.info_class(_raw_info=info, _field=self.strawberry)
+        return kwargs
+
+    def _arguments(self, run: Run) -> dict[str, Any]:
+        """The arguments as Strawberry converts them (a new dict each request); converted once when no variable
+        is among them and every value is immutable (no input object or list a resolver could change)."""
+        if self.converted is not None:
+            return dict(self.converted)
+        assert self.definition is not None and self.strawberry is not None
+        plan = run.plan
+        raw = self.static_args
+        if raw is None:
+            raw = get_argument_values(self.definition, self.nodes[0], run.variables) if self.definition.args else {}
+        kwargs = convert_arguments(raw, self.strawberry.arguments, plan.scalar_registry, plan.config)
+        if self.static_args is not None and all(_immutable(v) for v in kwargs.values()):
+            self.converted = dict(kwargs)
         return kwargs
 
 
@@ -372,6 +386,10 @@ def _nullable(base: Complete, non_null: bool) -> Complete:
 
 def _identity(_: Run, value: Any) -> Any:
     return value
+
+
+def _immutable(value: Any) -> bool:
+    return value is None or type(value) in (bool, int, float, str) or isinstance(value, Enum)
 
 
 def _has_variable(node: Any) -> bool:

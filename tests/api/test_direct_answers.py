@@ -439,3 +439,14 @@ def test_a_fold_is_worked_out_once_per_plan(http: TestClient, monkeypatch) -> No
     for n in (3, 1, 3, 1):
         direct_answers(http, NESTED_VARIABLES.replace("query(", "query FoldedPerValue("), {"id": BUTCHER, "n": n})
     assert folded.count(False) == 4 and folded.count(True) == 2
+
+
+def test_literal_arguments_kept_converted(http: TestClient) -> None:
+    """Literal arguments are converted once per plan when immutable (`first`, `sort`), every request when a
+    resolver gets an input object (`filter`): the same answers request after request."""
+    query = """{ papers(filter: {yearFrom: 2015, minCitations: 5}, first: 3, sort: MOST_CITED) {
+      totalCount edges { cursor node { title year citedByCount authors { rank } } } }
+      mostCited(first: 2, yearTo: 2020) { edges { node { title references(first: 2) { totalCount } } } } }"""
+    for _ in range(3):
+        body = direct_answers(http, query)
+        assert all(e["node"]["year"] >= 2015 for e in body["data"]["papers"]["edges"])
