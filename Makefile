@@ -13,7 +13,7 @@ PORT ?= 8000
 $(BIN)/weft: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install -q -e '.[test,lint,spark]'
+	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install -q -e '.[test,lint,spark,storage]'
 	touch $(BIN)/weft
 
 install: $(BIN)/weft ## virtualenv with the project and its test tools

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 from weft.graph.errors import InvalidInput
 from weft.graph.sources import SOURCE_KEYS, SOURCE_NAMES
 from weft.loaders import arxiv, openalex, s2
 from weft.loaders.reader import JSON, UnknownFormat, Unreadable, data_files, is_object, sniff
 from weft.loaders.rows import RecordRows, RejectedRecord
+from weft.loaders.storage import DataPath, location, storage_error
 
 ATTACHING_KINDS = frozenset({"dataset:citations", "dataset:abstracts", "dataset:tldrs"})
 
@@ -112,7 +112,7 @@ def _check_source(source: str) -> None:
         raise ValueError(f"unknown source {source!r} (expected auto, {', '.join(SOURCE_KEYS)})")
 
 
-def detect_file(path: Path, source: str = "auto") -> FileFormat:
+def detect_file(path: DataPath, source: str = "auto") -> FileFormat:
     """The format of one file; UnknownFormat when it is none we know or not of `source`.
 
     With a source named, a first record that source's parser recognises is enough (even when it
@@ -155,7 +155,7 @@ class DeleteFile:
     """An S2 diff's delete file: the entities (by `label`.`prop` from the record field `field`) it
     removes from the base dump and from diffs up to `seq`; `dataset` is None when none is known."""
 
-    path: Path
+    path: DataPath
     dataset: str | None
     seq: int
 
@@ -165,13 +165,13 @@ class Layout:
     """What a set of paths holds, by snapshot layout: data files (with their format and diff sequence,
     0 for a base dump), S2 delete files, OpenAlex merged_ids files, and notes on what is skipped."""
 
-    data: list[tuple[Path, FileFormat, int]]
+    data: list[tuple[DataPath, FileFormat, int]]
     deletes: list[DeleteFile]
-    merged: list[tuple[Path, str]]
+    merged: list[tuple[DataPath, str]]
     notes: list[str]
 
 
-def _role(path: Path) -> str:
+def _role(path: DataPath) -> str:
     """`manifest`, `merged`, `unloaded`, `delete` or `data`, from where a file sits in a snapshot."""
     parts = path.parts
     if path.name == "manifest.json":
@@ -187,7 +187,7 @@ def _role(path: Path) -> str:
     return "data"
 
 
-def _diff_seq(path: Path, diffs: list[str]) -> int:
+def _diff_seq(path: DataPath, diffs: list[str]) -> int:
     """0 for a base dump file; for a file under `diffs/<name>/`, 1 + the rank of <name> among the diffs."""
     parts = path.parts
     if "diffs" in parts:
@@ -197,15 +197,15 @@ def _diff_seq(path: Path, diffs: list[str]) -> int:
     return 0
 
 
-def _s2_dataset(path: Path) -> str | None:
+def _s2_dataset(path: DataPath) -> str | None:
     return next((part for part in reversed(path.parts) if part in S2_DELETES), None)
 
 
-def merged_files(paths: Iterable[Path | str]) -> list[tuple[Path, str]]:
+def merged_files(paths: Iterable[DataPath | str]) -> list[tuple[DataPath, str]]:
     """OpenAlex `merged_ids/<entity>/*.csv.gz` files under `paths`, with the label of their ids."""
-    found: list[tuple[Path, str]] = []
+    found: list[tuple[DataPath, str]] = []
     for raw in paths:
-        root = Path(raw)
+        root = location(raw)
         if not root.is_dir():
             continue
         for path in sorted(root.rglob("*.csv.gz")):
@@ -215,23 +215,29 @@ def merged_files(paths: Iterable[Path | str]) -> list[tuple[Path, str]]:
     return found
 
 
-def layout(paths: Iterable[Path | str], source: str = "auto") -> Layout:
+def _listing(paths: list[DataPath | str], source: str) -> tuple[list[DataPath], list[tuple[DataPath, str]]]:
+    """The data files and merged_ids files under `paths`; InvalidInput for what cannot be listed."""
+    try:
+        _check_source(source)
+        return data_files(paths), merged_files(paths)
+    except FileNotFoundError as exc:
+        raise InvalidInput(str(exc), "path") from exc
+    except OSError as exc:  # object storage: refused credentials, an endpoint that does not answer
+        raise storage_error(", ".join(map(str, paths)), exc) from exc
+    except ValueError as exc:
+        raise InvalidInput(str(exc), "source") from exc
+
+
+def layout(paths: Iterable[DataPath | str], source: str = "auto") -> Layout:
     """The files under `paths` by role, every data file's format checked as `plan` does.
 
     Understands the OpenAlex snapshot (`data/<entity>/updated_date=…/part_NNN.gz`, `manifest.json`,
     `merged_ids/<entity>/*.csv.gz`), Semantic Scholar datasets (a folder per dataset; diffs as
     `diffs/<from>_<to>/<dataset>/updates|deletes/…`) and the arXiv snapshot (one JSON Lines file).
     """
-    paths = list(paths)
-    try:
-        _check_source(source)
-        files = data_files(paths)
-    except FileNotFoundError as exc:
-        raise InvalidInput(str(exc), "path") from exc
-    except ValueError as exc:
-        raise InvalidInput(str(exc), "source") from exc
+    files, merged = _listing(list(paths), source)
     diffs = sorted({p.parts[p.parts.index("diffs") + 1] for p in files if "diffs" in p.parts[:-1]})
-    result = Layout([], [], merged_files(paths), [])
+    result = Layout([], [], merged, [])
     skipped: dict[str, int] = {}
     refused: list[str] = []
     for path in files:
@@ -255,7 +261,7 @@ def layout(paths: Iterable[Path | str], source: str = "auto") -> Layout:
     return result
 
 
-def plan(paths: Iterable[Path | str], source: str = "auto") -> list[tuple[Path, FileFormat]]:
+def plan(paths: Iterable[DataPath | str], source: str = "auto") -> list[tuple[DataPath, FileFormat]]:
     """Every data file under `paths` (folders recursively) with its format, all checked before any
     is loaded; reads only the start of each file.
 

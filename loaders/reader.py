@@ -15,9 +15,10 @@ import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias, TypeGuard
+from typing import IO, Any, TypeAlias, TypeGuard, cast
 
 from weft.loaders.fields import MAX_DOCUMENT_BYTES, MAX_LINE_BYTES
+from weft.loaders.storage import DataPath, location
 
 # A raw record as json.loads returns it: any JSON value, unchecked until a parser looks at it.
 JSON: TypeAlias = Any
@@ -56,7 +57,7 @@ _READ_ERRORS = (OSError, EOFError, zlib.error)
 class Item:
     """One raw record and where it was: `where` is `line 12`, `results[3]`, `[3]` or `record`."""
 
-    path: Path
+    path: DataPath
     where: str
     record: JSON
 
@@ -65,7 +66,7 @@ class Item:
 class Problem:
     """A part of a file that could not be read as a record (for the rejects file)."""
 
-    path: Path
+    path: DataPath
     where: str
     reason: str
     raw: str = ""
@@ -76,15 +77,15 @@ class Problem:
         return {**entry, "scope": "file"} if self.whole_file else entry
 
 
-def data_files(paths: Iterable[Path | str]) -> list[Path]:
+def data_files(paths: Iterable[DataPath | str]) -> list[DataPath]:
     """Every data file under `paths` (folders read recursively, sorted; docs like README.txt skipped).
 
     A path that does not exist raises FileNotFoundError; a file named explicitly is always included.
     Dangling links are included (reading them reports them), never skipped silently.
     """
-    found: list[Path] = []
+    found: list[DataPath] = []
     for raw in paths:
-        path = Path(raw)
+        path = location(raw)
         if not path.exists() and not path.is_symlink():
             raise FileNotFoundError(f"no such file or folder: {path}")
         if not path.is_dir():
@@ -98,16 +99,32 @@ def data_files(paths: Iterable[Path | str]) -> list[Path]:
     return found
 
 
-def _open_binary(path: Path) -> io.BufferedIOBase:
+def _open_binary(path: DataPath) -> IO[bytes] | gzip.GzipFile:
     """The file's bytes, gunzipped when it is a gzip (judged by its magic number, not its name)."""
-    with path.open("rb") as probe:
-        magic = probe.read(2)
-    if magic == b"\x1f\x8b":
-        return gzip.open(path, "rb")
-    return path.open("rb")
+    if isinstance(path, Path):
+        with path.open("rb") as probe:
+            magic = probe.read(2)
+        return gzip.open(path, "rb") if magic == b"\x1f\x8b" else path.open("rb")
+    # object storage: fsspec's stream reads ahead in blocks; buffered, as its readline takes no size
+    raw = io.BufferedReader(cast("io.RawIOBase", path.open("rb")), 1 << 20)
+    return _OwningGzipFile(raw) if raw.peek(2)[:2] == b"\x1f\x8b" else raw
 
 
-def _bounded_lines(fh: io.BufferedIOBase) -> Iterator[tuple[int, bytes | None]]:
+class _OwningGzipFile(gzip.GzipFile):
+    """A gzip over an open stream that it closes too (GzipFile leaves a passed stream open)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        super().__init__(fileobj=raw, mode="rb")
+        self._raw = raw
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
+def _bounded_lines(fh: IO[bytes] | gzip.GzipFile) -> Iterator[tuple[int, bytes | None]]:
     """(line number, bytes) of each line; None for a line longer than MAX_LINE_BYTES, skipped unread."""
     lineno = 0
     while line := fh.readline(MAX_LINE_BYTES + 1):
@@ -124,7 +141,7 @@ def _text(line: bytes) -> str:
     return line.decode("utf-8", errors="replace")
 
 
-def sniff(path: Path) -> tuple[str, JSON]:
+def sniff(path: DataPath) -> tuple[str, JSON]:
     """(`json` | `jsonl`, first readable record) of a file; UnknownFormat when it holds none.
 
     Cheap for JSON Lines (stops at the first good line); reads a JSON document whole. Unreadable for a
@@ -141,7 +158,7 @@ def sniff(path: Path) -> tuple[str, JSON]:
     raise Unreadable(f"{path}: holds no records")
 
 
-def _expand(path: Path, where: str, value: JSON) -> Iterator[Item | Problem]:
+def _expand(path: DataPath, where: str, value: JSON) -> Iterator[Item | Problem]:
     """A page or array becomes its elements; anything else is one record."""
     if is_object(value) and is_array(results := value.get("results")) and "meta" in value:
         for i, record in enumerate(results):
@@ -153,7 +170,7 @@ def _expand(path: Path, where: str, value: JSON) -> Iterator[Item | Problem]:
         yield Item(path, where or "record", value)
 
 
-def read_records(path: Path) -> Iterator[Item | Problem]:
+def read_records(path: DataPath) -> Iterator[Item | Problem]:
     """Every raw record of one file, in file order; bad lines or documents yield a Problem, and so does a
     file that cannot be read or is cut short (after the records read before the cut)."""
     try:
@@ -174,7 +191,7 @@ def read_records(path: Path) -> Iterator[Item | Problem]:
         yield Problem(path, f"line {lineno + 1}", reason, whole_file=True)
 
 
-def _line_records(path: Path, lineno: int, line: bytes | None) -> Iterator[Item | Problem]:
+def _line_records(path: DataPath, lineno: int, line: bytes | None) -> Iterator[Item | Problem]:
     """The record(s) of one JSON Lines line (a line may hold an array or a page), or its Problem."""
     if line is None:
         yield Problem(path, f"line {lineno}", f"line longer than {MAX_LINE_BYTES} bytes, skipped unread")
@@ -195,7 +212,7 @@ def _line_records(path: Path, lineno: int, line: bytes | None) -> Iterator[Item 
         yield Item(path, f"line {lineno}", value)
 
 
-def _document_records(path: Path) -> Iterator[Item | Problem]:
+def _document_records(path: DataPath) -> Iterator[Item | Problem]:
     """The records of a file holding one JSON document (read whole, up to MAX_DOCUMENT_BYTES)."""
     try:
         with _open_binary(path) as fh:
@@ -220,7 +237,7 @@ def _document_records(path: Path) -> Iterator[Item | Problem]:
     yield from _expand(path, "", value)
 
 
-def _kind(path: Path) -> str:
+def _kind(path: DataPath) -> str:
     """`json` or `jsonl`, judged from the first two non-blank lines; UnknownFormat for anything else.
 
     JSON Lines when a line holds a complete JSON value and more lines follow (a malformed first

@@ -23,6 +23,7 @@ from weft.loaders.detect import FileFormat, plan
 from weft.loaders.reader import read_records
 from weft.loaders.records import Rejected, record_rows, write_rejects
 from weft.loaders.rows import RecordRows
+from weft.loaders.storage import DataPath
 from weft.loaders.write import GraphWriter
 
 
@@ -132,7 +133,7 @@ class _Load:
         if self.progress is not None:
             self.progress(step, done, total)
 
-    def read_file(self, path: Path, fmt: FileFormat) -> None:
+    def read_file(self, path: DataPath, fmt: FileFormat) -> None:
         """Read one file, adding its rows to the batch (written whenever it is full) and its rejects."""
         fs = FileSummary(str(path), fmt.source)
         self.summary.files.append(fs)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ from weft.loaders.bulk.transform import (
 from weft.loaders.detect import S2_DELETES, Layout, layout
 from weft.loaders.reader import Item, is_object, read_records
 from weft.loaders.records import write_rejects
+from weft.loaders.storage import DataPath, check_writable, local_copy, location, upload
 
 # Merged ids apply to every file, whatever its diff sequence.
 ALWAYS = 1 << 30
@@ -94,8 +96,8 @@ class BuildSummary:
     counts: dict[str, int] = field(default_factory=dict[str, int])
     steps: dict[str, float] = field(default_factory=dict[str, float])
     warnings: list[str] = field(default_factory=list[str])
-    rejects_file: Path | None = None
-    out: Path | None = None
+    rejects_file: DataPath | None = None
+    out: DataPath | None = None
 
     @property
     def seconds(self) -> float:
@@ -131,8 +133,9 @@ def open_engine(options: BuildOptions, work: Path) -> Engine:
     raise InvalidInput(f"unknown engine {options.engine!r}: choose one of {', '.join(ENGINES)}")
 
 
-def _gone(t: Transform, plan: Layout) -> None:
-    """gone + merged tables from the layout's delete files and merged_ids lists."""
+def _gone(t: Transform, plan: Layout, copies: Path) -> None:
+    """gone + merged tables from the layout's delete files and merged_ids lists (those in object storage
+    copied into `copies` first: engines read them as local CSV)."""
     rows: list[list[object]] = []
     for delete in plan.deletes:
         if delete.dataset not in S2_DELETES:
@@ -150,7 +153,7 @@ def _gone(t: Transform, plan: Layout) -> None:
     labels = sorted({label for _, label in plan.merged})
     parts: list[str] = []
     for i, label in enumerate(labels):
-        files = [str(path) for path, of in plan.merged if of == label]
+        files = [str(local_copy(path, copies)) for path, of in plan.merged if of == label]
         t.engine.load_csv(f"merged_ids_{i}", files, {"id": "VARCHAR", "merge_into_id": "VARCHAR"})
         parts.append(f"SELECT '{label}' AS label, id, merge_into_id FROM merged_ids_{i}")  # noqa: S608 - our labels
     if parts:
@@ -162,8 +165,8 @@ def _gone(t: Transform, plan: Layout) -> None:
 
 
 def build_paths(
-    paths: Iterable[Path | str],
-    out: Path,
+    paths: Iterable[DataPath | str],
+    out: DataPath | str,
     source: str = "auto",
     options: BuildOptions | None = None,
     echo: Echo = print,
@@ -174,8 +177,37 @@ def build_paths(
     Files are planned and refused as `weft load` does (loaders.detect.layout); bad records go to
     `out/rejects.jsonl`. Work files live in `out/.work` while the build runs. `loaded_at` (now by
     default) stamps the nodes, so two builds of the same files can be the same bytes.
+
+    `paths` and `out` may be object storage URLs (loaders.storage). Files are read where they are;
+    for a URL `out`, the build runs in a local scratch folder (under TMPDIR) and its files are uploaded
+    at the end, replacing what was under the URL, manifest.json last.
     """
-    options = options or BuildOptions()
+    target = location(out, "out")
+    if isinstance(target, Path):
+        return _build(paths, target, source, options or BuildOptions(), echo, loaded_at)
+    check_writable(target)
+    scratch = Path(tempfile.mkdtemp(prefix="weft-build-"))
+    try:
+        summary = _build(paths, scratch, source, options or BuildOptions(), echo, loaded_at)
+        step = time.monotonic()
+        upload(scratch, target, echo)
+        summary.steps["upload"] = time.monotonic() - step
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    summary.out = target
+    if summary.rejects_file is not None:
+        summary.rejects_file = target / "rejects.jsonl"
+    return summary
+
+
+def _build(
+    paths: Iterable[DataPath | str],
+    out: Path,
+    source: str,
+    options: BuildOptions,
+    echo: Echo,
+    loaded_at: datetime | None,
+) -> BuildSummary:
     summary = BuildSummary(out=out)
     began = time.monotonic()
     plan = layout(paths, source)
@@ -215,7 +247,7 @@ def _transform(
     t.engine.load_parquet("nr", sorted(str(p) for p in stage_dir.glob("*.nodes.parquet")), NODE_COLUMNS)
     t.engine.load_parquet("rr", sorted(str(p) for p in stage_dir.glob("*.rels.parquet")), REL_COLUMNS, row_id="rid")
     lookup_tables(t)
-    _gone(t, plan)
+    _gone(t, plan, stage_dir.parent / "merged")
     # Both rewrite every staged row: skipped when there is nothing to remove or alias (a dump with no
     # deletes and no merged_ids, such as every synthetic one).
     if t.scalar("SELECT count(*) FROM gone"):

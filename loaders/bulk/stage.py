@@ -23,6 +23,7 @@ from weft.loaders.detect import builder
 from weft.loaders.reader import read_records
 from weft.loaders.records import Rejected, record_rows
 from weft.loaders.rows import RecordRows
+from weft.loaders.storage import DataPath
 from weft.loaders.write import LABEL_ORDER, row_ranks
 
 # `kinds` names a source property `<label>/source.<prop>` (a shared one `<label>.<prop>`).
@@ -69,7 +70,7 @@ class StageFile:
     """One file to stage: its ordinal in the run, path, source, diff sequence (0 for a base dump)."""
 
     ordinal: int
-    path: Path
+    path: DataPath
     source: str
     seq: int = 0
 

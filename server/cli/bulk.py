@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
@@ -26,14 +29,22 @@ def _counts_table(title: str, counts: dict[str, int]) -> Table:
 
 def build_command(
     paths: Annotated[
-        list[Path],
+        list[str],
         typer.Argument(
-            help="Dump files or folders (read recursively): an OpenAlex snapshot (data/<entity>/updated_date=…/"
-            "part_NNN.gz, manifest.json, merged_ids/), Semantic Scholar dataset folders (and diffs/<from>_<to>/"
-            "<dataset>/updates|deletes/), the arXiv snapshot, or any file `weft load` reads."
+            help="Dump files or folders (read recursively), local or object storage URLs (s3://bucket/prefix; the "
+            "storage extra): an OpenAlex snapshot (data/<entity>/updated_date=…/part_NNN.gz, manifest.json, "
+            "merged_ids/), Semantic Scholar dataset folders (and diffs/<from>_<to>/<dataset>/updates|deletes/), "
+            "the arXiv snapshot, or any file `weft load` reads."
         ),
     ],
-    out: Annotated[Path, typer.Option("--out", help="Folder for the Parquet files and manifest.json (replaced).")],
+    out: Annotated[
+        str,
+        typer.Option(
+            "--out",
+            help="Folder or object storage URL for the Parquet files and manifest.json (replaced; a URL is built "
+            "under TMPDIR, then uploaded).",
+        ),
+    ],
     source: Annotated[str, typer.Option(help="openalex, s2, arxiv, or auto (detect per file).")] = "auto",
     engine: Annotated[
         str | None,
@@ -95,8 +106,25 @@ def build_command(
     )
 
 
+@contextmanager
+def fetched(folder: str) -> Iterator[Path]:
+    """A built folder as a local path: a URL's files are downloaded under TMPDIR for the import, then removed."""
+    from weft.loaders.storage import download, location
+
+    where = location(folder)
+    if isinstance(where, Path):
+        yield where
+        return
+    with tempfile.TemporaryDirectory(prefix="weft-import-") as scratch:
+        with console.status("downloading…") as status:
+            yield download(where, Path(scratch) / "built", echo=lambda m: status.update(m))
+
+
 def import_command(
-    folder: Annotated[Path, typer.Argument(help="A folder written by `weft build`.")],
+    folder: Annotated[
+        str,
+        typer.Argument(help="A folder or object storage URL written by `weft build` (a URL is downloaded first)."),
+    ],
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask before replacing the database.")] = False,
 ) -> None:
     """Replace the local server's database with a built folder (stop, neo4j-admin import, start, migrate)."""
@@ -109,7 +137,8 @@ def import_command(
     ):
         raise typer.Exit(code=1)
     try:
-        summary = import_built(settings, folder, echo=lambda m: console.print(m))
+        with fetched(folder) as local:
+            summary = import_built(settings, local, echo=lambda m: console.print(m))
     except WeftError as exc:
         raise fail(exc) from exc
     Console().print(_counts_table(f"database {settings.neo4j_database}", summary.counts))

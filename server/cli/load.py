@@ -24,7 +24,13 @@ if TYPE_CHECKING:
 load_app = typer.Typer(help="Load OpenAlex, Semantic Scholar or arXiv dumps into Neo4j.", no_args_is_help=True)
 console = Console(stderr=True)
 
-PathsArg = Annotated[list[Path], typer.Argument(help="Files or folders (read recursively).", show_default=False)]
+PathsArg = Annotated[
+    list[str],
+    typer.Argument(
+        help="Files or folders (read recursively); object storage URLs too (s3://bucket/prefix; storage extra).",
+        show_default=False,
+    ),
+]
 BatchOpt = Annotated[
     int | None,
     typer.Option("--batch-size", min=1, help="Rows per write transaction [default: WEFT_BATCH_SIZE or 5000]."),
@@ -37,7 +43,7 @@ EmbedOpt = Annotated[bool, typer.Option("--embed", help="Then embed new and chan
 
 
 def run_load(
-    source: str, paths: list[Path], batch_size: int | None, rejects: Path | None, quiet: bool, embed: bool = False
+    source: str, paths: list[str], batch_size: int | None, rejects: Path | None, quiet: bool, embed: bool = False
 ) -> None:
     """Load, print the per-file summary and the rejects; exit 1 on a dead database, 2 on bad input, 3 when
     some file could not be read in full (`exit_if_unread`)."""

@@ -118,7 +118,7 @@ def _test_imports() -> dict[str, set[str]]:
 
 # Modules that may import an optional extra's packages (and only they): the extra is named in the
 # error the module raises when they are missing.
-OPTIONAL = {"spark": {"loaders/bulk/spark.py"}}
+OPTIONAL = {"spark": {"loaders/bulk/spark.py"}, "storage": {"loaders/storage.py"}}
 
 
 def _extra_for(files: set[str]) -> str | None:
@@ -138,6 +138,7 @@ def test_third_party_imports_of_the_packages_are_runtime_dependencies() -> None:
             missing[module] = sorted(files)[0]
     assert missing == {}, "imported by weft but not in [project] dependencies (module: an importing file)"
     assert {"pyspark", "sqlglot"} <= {m for m, f in imports.items() if _extra_for(f) == "spark"}
+    assert {"upath"} <= {m for m, f in imports.items() if _extra_for(f) == "storage"}
 
 
 def test_test_only_imports_are_in_the_test_extra() -> None:
