@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import duckdb
 import sqlglot
 from sqlglot import exp
 
@@ -89,6 +90,30 @@ def spark_ddl(columns: dict[str, str]) -> str:
     '`id` STRING, `n` BIGINT, `names` ARRAY<STRING>'
     """
     return ", ".join(f"`{column}` {spark_type(kind)}" for column, kind in columns.items())
+
+
+def _has_integer_lists(frame: DataFrame) -> bool:
+    from pyspark.sql.types import ArrayType, IntegralType
+
+    return any(
+        isinstance(f.dataType, ArrayType) and isinstance(f.dataType.elementType, IntegralType)
+        for f in frame.schema.fields
+    )
+
+
+def _annotate_integers(files: list[Path]) -> None:
+    """Rewrite Spark's part files through DuckDB, which marks 64-bit integers as such (INT_64).
+
+    Spark writes a bigint as a bare INT64; neo4j-admin's Parquet reader takes that as a scalar but
+    turns a list of them into a Java list and refuses it as a property value ("[[2010, 2011]:
+    java.util.ArrayList] is not a supported property value"). Found importing a Spark build.
+    """
+    con = duckdb.connect()
+    for file in files:
+        annotated = file.with_name(f".{file.name}")
+        con.read_parquet(str(file)).write_parquet(str(annotated), compression="zstd")
+        annotated.replace(file)
+    con.close()
 
 
 class SparkEngine:
@@ -229,9 +254,12 @@ class SparkEngine:
         folder = out / stem
         shutil.rmtree(folder, ignore_errors=True)
         (parsed,) = statements(query)
-        self._sql(parsed, {}).write.parquet(str(folder))
+        frame = self._sql(parsed, {})
+        frame.write.parquet(str(folder))
         for extra in [*folder.glob(".*.crc"), folder / "_SUCCESS"]:
             extra.unlink(missing_ok=True)
+        if _has_integer_lists(frame):
+            _annotate_integers(sorted(folder.glob("*.parquet")))
         files = sorted(f"{stem}/{p.name}" for p in folder.glob("*.parquet"))
         rows = self.spark.read.parquet(str(folder)).count()
         return files, rows
