@@ -25,12 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from weft.graph.errors import InvalidInput
+from weft.graph.errors import InvalidInput, WeftError
 from weft.graph.sources import SOURCE_KEYS, SOURCE_NAMES
 from weft.loaders import arxiv, openalex, s2
 from weft.loaders.reader import JSON, UnknownFormat, Unreadable, data_files, is_object, sniff
 from weft.loaders.rows import RecordRows, RejectedRecord
-from weft.loaders.storage import DataPath, location, storage_error
+from weft.loaders.storage import DataPath, is_url, location, storage_error
 
 ATTACHING_KINDS = frozenset({"dataset:citations", "dataset:abstracts", "dataset:tldrs"})
 
@@ -222,10 +222,14 @@ def _listing(paths: list[DataPath | str], source: str) -> tuple[list[DataPath], 
         return data_files(paths), merged_files(paths)
     except FileNotFoundError as exc:
         raise InvalidInput(str(exc), "path") from exc
-    except OSError as exc:  # object storage: refused credentials, an endpoint that does not answer
-        raise storage_error(", ".join(map(str, paths)), exc) from exc
     except ValueError as exc:
         raise InvalidInput(str(exc), "source") from exc
+    except WeftError:
+        raise
+    except Exception as exc:  # object storage: each fsspec backend raises its own errors (botocore, google-auth…)
+        if not any(is_url(p) for p in paths):
+            raise
+        raise storage_error(", ".join(map(str, paths)), exc) from exc
 
 
 def layout(paths: Iterable[DataPath | str], source: str = "auto") -> Layout:

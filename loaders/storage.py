@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
-from weft.graph.errors import InvalidInput
+from weft.graph.errors import InvalidInput, Unavailable, WeftError
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -28,7 +28,6 @@ class FileSystem(Protocol):
     """The part of an fsspec file system Weft uses (fsspec ships no types)."""
 
     def exists(self, path: str) -> bool: ...
-    def rm(self, path: str, recursive: bool = False) -> None: ...
     def find(self, path: str, detail: bool) -> dict[str, dict[str, object]]: ...
     def get_file(self, rpath: str, lpath: str) -> None: ...
     def put_file(self, lpath: str, rpath: str) -> None: ...
@@ -67,8 +66,10 @@ def location(raw: str | Path | DataPath, what: str = "path") -> DataPath:
     try:
         path = UPath(raw)
         path.fs  # noqa: B018 - instantiates the file system now, so a missing backend fails here
-    except (ImportError, ValueError) as exc:
+    except ImportError as exc:
         raise InvalidInput(f"{raw}: {exc} ({NEEDS_EXTRA})", what) from exc
+    except ValueError as exc:
+        raise InvalidInput(f"{raw}: {exc}", what) from exc
     return path
 
 
@@ -76,9 +77,16 @@ def is_local(path: DataPath) -> bool:
     return isinstance(path, Path)
 
 
-def storage_error(path: object, exc: BaseException) -> InvalidInput:
-    """A clear InvalidInput for a failure to reach or list storage (no credentials, no bucket, no endpoint)."""
-    return InvalidInput(f"cannot read {path}: {exc.__class__.__name__}: {exc}", "path")
+# Failures that are the request's, not the store's: a missing bucket or object, refused or missing credentials.
+_REFUSALS = frozenset({"FileNotFoundError", "PermissionError", "NoCredentialsError", "PartialCredentialsError"})
+
+
+def storage_error(where: object, exc: BaseException, doing: str = "read") -> WeftError:
+    """What a failed storage call means: InvalidInput for what the user can fix (no such bucket or object,
+    refused credentials), Unavailable for a store that did not answer (no endpoint, timeouts)."""
+    message = f"cannot {doing} {where}: {exc.__class__.__name__}: {exc}"
+    refused = isinstance(exc, FileNotFoundError | PermissionError) or exc.__class__.__name__ in _REFUSALS
+    return InvalidInput(message, "out" if doing == "write to" else "path") if refused else Unavailable(message)
 
 
 def local_copy(path: DataPath, folder: Path) -> Path:
@@ -92,6 +100,12 @@ def local_copy(path: DataPath, folder: Path) -> Path:
     return target
 
 
+def _files_under(fs: FileSystem, root: str) -> list[str]:
+    """The objects under `root`, sorted; files only: some stores also list folder entries (S3Proxy's
+    StorageClass DIRECTORY)."""
+    return sorted(name for name, info in fs.find(root, detail=True).items() if info.get("type") == "file")
+
+
 def check_writable(url: UPath) -> None:
     """InvalidInput now, not after a long build, when `url` cannot be written (no bucket, no permission)."""
     fs, root = _fs(url)
@@ -99,8 +113,8 @@ def check_writable(url: UPath) -> None:
     try:
         fs.pipe_file(probe, b"")
         fs.rm_file(probe)
-    except OSError as exc:
-        raise InvalidInput(f"cannot write to {url}: {exc.__class__.__name__}: {exc}", "out") from exc
+    except Exception as exc:  # noqa: BLE001 - each fsspec backend raises its own errors (botocore, google-auth…)
+        raise storage_error(url, exc, "write to") from exc
 
 
 def upload(folder: Path, url: UPath, echo: Callable[[str], object] = print) -> int:
@@ -109,8 +123,8 @@ def upload(folder: Path, url: UPath, echo: Callable[[str], object] = print) -> i
     Files go up one by one, the manifest last, so a reader that finds manifest.json finds every file.
     """
     fs, root = _fs(url)
-    if fs.exists(root):
-        fs.rm(root, recursive=True)
+    for name in _files_under(fs, root):  # one by one: not every S3-compatible store takes DeleteObjects
+        fs.rm_file(name)
     files = sorted(p for p in folder.rglob("*") if p.is_file())
     files.sort(key=lambda p: p.name == "manifest.json")
     for i, file in enumerate(files, 1):
@@ -122,10 +136,9 @@ def upload(folder: Path, url: UPath, echo: Callable[[str], object] = print) -> i
 def download(url: UPath, folder: Path, echo: Callable[[str], object] = print) -> Path:
     """Copy the files under `url` into `folder` (emptied first); `folder`."""
     fs, root = _fs(url)
-    try:
-        # files only: some stores also list folder entries (S3Proxy's StorageClass DIRECTORY)
-        names = sorted(name for name, info in fs.find(root, detail=True).items() if info.get("type") == "file")
-    except OSError as exc:
+    try:  # each fsspec backend raises its own errors (botocore, google-auth…)
+        names = _files_under(fs, root)
+    except Exception as exc:  # noqa: BLE001
         raise storage_error(url, exc) from exc
     if not names:
         raise InvalidInput(f"nothing under {url}", "path")
