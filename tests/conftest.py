@@ -51,6 +51,23 @@ def settings() -> Iterator[Settings]:
         local_server.stop(s)
 
 
+@pytest.fixture(scope="module")
+def import_settings(settings: Settings) -> Iterator[Settings]:
+    """A second local instance (WEFT_IMPORT_TEST_PORT or the session port + 10) that `weft import` may
+    stop and replace; stopped at the end of the module."""
+    port = int(os.environ.get("WEFT_IMPORT_TEST_PORT") or settings.bolt_port + 10)
+    other = Settings(
+        neo4j_uri=f"bolt://127.0.0.1:{port}",
+        neo4j_user=settings.neo4j_user,
+        neo4j_password=settings.neo4j_password,
+        neo4j_home=settings.neo4j_home,
+        neo4j_heap=settings.neo4j_heap,
+        neo4j_pagecache=settings.neo4j_pagecache,
+    )
+    yield other
+    local_server.stop(other)
+
+
 SHARED_LOADS = ("openalex_graph", "all_sources_graph")
 FINGERPRINT = """
 CALL () { MATCH (n) RETURN count(n) AS nodes, sum(size(keys(n))) AS node_properties }

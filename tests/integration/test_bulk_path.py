@@ -10,7 +10,6 @@ started here and stopped at the end of the module. One build of the same files i
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
@@ -20,7 +19,6 @@ from neo4j import Driver
 from typer.testing import CliRunner
 
 from tests.conftest import shared_path
-from weft.graph import local_server
 from weft.graph.bulk_import import ImportSummary, import_built
 from weft.graph.driver import open_driver
 from weft.graph.errors import InvalidInput
@@ -35,23 +33,6 @@ PAIR_WEIGHT = """
 MATCH (a:Researcher {openalex_id: $a})-[c:COAUTHORED_WITH]-(b:Researcher {openalex_id: $b})
 RETURN c.weight AS w
 """
-
-
-@pytest.fixture(scope="module")
-def import_settings(settings: Settings) -> Iterator[Settings]:
-    """A second local instance (WEFT_IMPORT_TEST_PORT or the session port + 10) that the import may
-    stop and replace."""
-    port = int(os.environ.get("WEFT_IMPORT_TEST_PORT") or settings.bolt_port + 10)
-    other = Settings(
-        neo4j_uri=f"bolt://127.0.0.1:{port}",
-        neo4j_user=settings.neo4j_user,
-        neo4j_password=settings.neo4j_password,
-        neo4j_home=settings.neo4j_home,
-        neo4j_heap=settings.neo4j_heap,
-        neo4j_pagecache=settings.neo4j_pagecache,
-    )
-    yield other
-    local_server.stop(other)
 
 
 def _shared_paths() -> list[Path]:
