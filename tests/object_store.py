@@ -2,7 +2,8 @@
 Central by its coordinates, as the Neo4j server is) serving a local folder, on a free loopback port.
 
 The S3 environment (AWS_ENDPOINT_URL, keys, region) is set while it runs, so s3fs, and every process the
-tests start, reach it as they would reach S3.
+tests start, reach it as they would reach S3; s3fs's cached clients are dropped when it starts and stops (a
+client made for an earlier server would keep that server's endpoint).
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ def running_object_store(folder: Path) -> Iterator[ObjectStore]:
     try:
         _wait_for(port, process, log)
         os.environ.update(env)
+        s3fs.S3FileSystem.clear_instance_cache()  # fsspec keeps clients per arguments, not per environment
         yield ObjectStore(endpoint, env, root)
     finally:
         for name, value in saved.items():
@@ -109,6 +111,7 @@ def running_object_store(folder: Path) -> Iterator[ObjectStore]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+        s3fs.S3FileSystem.clear_instance_cache()
         process.terminate()
         process.wait(timeout=30)
 
