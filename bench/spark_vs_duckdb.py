@@ -8,6 +8,10 @@ files of the first build of each engine are compared (loaders.bulk.output.import
 
     .venv/bin/python -m bench.synth --works 100000 --snapshot /tmp/s100k/in
     .venv/bin/python -m bench.spark_vs_duckdb /tmp/s100k/in --out /tmp/s100k/engines --master 'local[2]'
+
+`--standalone CORES` starts a Spark standalone master and one worker with CORES cores on this machine
+(pyspark's own `spark-class`) and builds against `spark://…`: the cluster code path (every table written
+as Parquet under the work folder, executors in their own JVM) rather than `local[…]`'s checkpoints.
 """
 
 from __future__ import annotations
@@ -15,8 +19,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from bench.serve import RssSampler
@@ -50,6 +58,67 @@ def build(engine: str, source: Path, out: Path, master: str, memory: str) -> dic
     }
 
 
+def _answers(port: int) -> bool:
+    with closing(socket.socket()) as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@contextmanager
+def standalone_cluster(cores: int, memory: str, folder: Path) -> Iterator[str]:
+    """A Spark standalone master and one worker on this machine; the master's URL."""
+    from pyspark.find_spark_home import _find_spark_home  # pyright: ignore[reportPrivateUsage]
+
+    spark_class = str(Path(_find_spark_home()) / "bin" / "spark-class")
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1"}
+    folder.mkdir(parents=True, exist_ok=True)
+    master_port = 7177
+    url = f"spark://127.0.0.1:{master_port}"
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        for name, command in (
+            (
+                "master",
+                [
+                    "org.apache.spark.deploy.master.Master",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(master_port),
+                    "--webui-port",
+                    "7178",
+                ],
+            ),
+            (
+                "worker",
+                [
+                    "org.apache.spark.deploy.worker.Worker",
+                    url,
+                    "--cores",
+                    str(cores),
+                    "--memory",
+                    memory,
+                    "--webui-port",
+                    "7179",
+                    "--work-dir",
+                    str(folder / "worker"),
+                ],
+            ),
+        ):
+            with (folder / f"{name}.log").open("wb") as log:
+                started.append(subprocess.Popen([spark_class, *command], stdout=log, stderr=log, env=env))  # noqa: S603
+            deadline = time.monotonic() + 60
+            port = master_port if name == "master" else 7179
+            while not _answers(port):
+                if time.monotonic() > deadline or started[-1].poll() is not None:
+                    raise SystemExit(f"the Spark {name} did not start: see {folder / f'{name}.log'}")
+                time.sleep(0.5)
+        yield url
+    finally:
+        for process in reversed(started):
+            process.terminate()
+            process.wait(timeout=30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("source", type=Path, help="dump folder (e.g. bench.synth --snapshot output)")
@@ -57,7 +126,17 @@ def main() -> None:
     parser.add_argument("--engines", nargs="+", default=["duckdb", "spark"], choices=["duckdb", "spark"])
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--memory", default="2GB", help="DuckDB memory_limit / Spark driver memory")
+    parser.add_argument("--standalone", type=int, metavar="CORES", help="run a standalone master + worker here")
     args = parser.parse_args()
+    if args.standalone:
+        with standalone_cluster(args.standalone, args.memory, args.out / "cluster") as url:
+            args.master = url
+            run_all(args)
+    else:
+        run_all(args)
+
+
+def run_all(args: argparse.Namespace) -> None:
     runs: list[dict[str, object]] = []
     first: dict[str, Path] = {}
     for i, engine in enumerate(args.engines):
