@@ -13,6 +13,7 @@ afresh, as before. Modules asking for the same load run one after another (`pyte
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +27,13 @@ from weft.graph.settings import PROJECT_ROOT, Settings, load_settings
 
 SHARED_DATA = Path(os.environ.get("WEFT_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
 DEMO_DATA = PROJECT_ROOT / "demo" / "data"
+
+
+def free_port() -> int:
+    """A loopback TCP port nothing listens on (bound once and released)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def shared_path(*parts: str) -> Path:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 import s3fs
 
+from tests.conftest import free_port
 from weft.graph.settings import PROJECT_ROOT
 
 S3PROXY = ("org.gaul", "s3proxy", "2.6.0", "jar-with-dependencies")
@@ -44,12 +45,6 @@ def s3proxy_jar() -> Path:
     if result.returncode != 0 or not jar.exists():
         pytest.fail(f"fetching {coordinates} failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
     return jar
-
-
-def _free_port() -> int:
-    with closing(socket.socket()) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass(frozen=True)
@@ -78,7 +73,7 @@ def running_object_store(folder: Path) -> Iterator[ObjectStore]:
     jar = s3proxy_jar()
     root = folder / "buckets"
     root.mkdir(parents=True)
-    port = _free_port()
+    port = free_port()
     endpoint = f"http://127.0.0.1:{port}"
     conf = folder / "s3proxy.conf"
     conf.write_text(

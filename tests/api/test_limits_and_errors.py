@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import socket
 
 import httpx
 import pytest
 
 from tests.api.conftest import GraphQLClient, LiveServer
+from tests.conftest import free_port
 from weft.graph.settings import Settings
 from weft.schema.support.limits import MAX_ALIASES, MAX_DEPTH, MAX_TOKENS
 
@@ -123,15 +123,9 @@ def test_request_id_is_echoed(driver, client: GraphQLClient) -> None:
     assert response.headers["x-request-id"] == "req-42"
 
 
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_dead_neo4j_gives_unavailable(settings: Settings, caplog: pytest.LogCaptureFixture) -> None:
     """A live uvicorn server whose NEO4J_URI points at a closed port answers UNAVAILABLE, never a trace."""
-    dead = dataclasses.replace(settings, neo4j_uri=f"bolt://127.0.0.1:{closed_port()}")
+    dead = dataclasses.replace(settings, neo4j_uri=f"bolt://127.0.0.1:{free_port()}")
     caplog.set_level(logging.INFO, logger="weft.api")
     with LiveServer(dead) as server, httpx.Client(timeout=60) as http:
         response = http.post(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import socket
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -17,6 +16,7 @@ from neo4j import Driver
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
+from tests.conftest import free_port
 from weft.graph.driver import open_async_driver
 from weft.graph.migrate import migrate
 from weft.graph.settings import Settings
@@ -75,15 +75,9 @@ def test_not_ready_while_an_index_is_missing_and_ready_once_migrated(driver: Dri
         assert client.get("/ready").status_code == 200
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.parametrize("path", ["/ready", "/health"])
 def test_neither_ready_nor_healthy_when_neo4j_does_not_answer(settings: Settings, path: str) -> None:
-    down = dataclasses.replace(settings, neo4j_uri=f"bolt://127.0.0.1:{_free_port()}", connect_timeout_s=0.5)
+    down = dataclasses.replace(settings, neo4j_uri=f"bolt://127.0.0.1:{free_port()}", connect_timeout_s=0.5)
     with http(down) as client:
         answer = client.get(path)
     assert answer.status_code == 503

@@ -6,7 +6,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,15 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import free_port
 from weft.graph.settings import Settings
 
 WEFT = Path(sys.executable).with_name("weft")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def get(port: int, path: str, body: dict | None = None) -> tuple[int, dict[str, str], bytes]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -28,7 +27,7 @@ import pytest
 from neo4j import Driver
 
 from tests.api.conftest import LiveServer
-from tests.conftest import shared_path
+from tests.conftest import free_port, shared_path
 from tests.integration.test_load_arxiv import graph_state
 from weft.graph import local_server
 from weft.graph.driver import open_driver
@@ -93,18 +92,12 @@ def test_a_killed_load_converges_when_rerun(driver: Driver, settings: Settings, 
     assert graph_state(driver, settings.neo4j_database) == reference
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def scratch(settings: Settings) -> Iterator[Settings]:
     """A scratch Neo4j (migrated, empty) that the tests below stop and start; stopped at the end."""
     server = replace(
         settings,
-        neo4j_uri=f"bolt://127.0.0.1:{_free_port()}",
+        neo4j_uri=f"bolt://127.0.0.1:{free_port()}",
         neo4j_heap="768m",
         neo4j_pagecache="128m",
         neo4j_http_port=0,

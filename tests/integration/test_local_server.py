@@ -12,15 +12,10 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError
 from typer.testing import CliRunner
 
+from tests.conftest import free_port
 from weft.graph import local_server
 from weft.graph.settings import Settings, load_settings
 from weft.server.cli import app
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _port_open(port: int) -> bool:
@@ -35,7 +30,7 @@ def scratch_settings() -> Settings:
     base = load_settings()
     return replace(
         base,
-        neo4j_uri=f"bolt://127.0.0.1:{_free_port()}",
+        neo4j_uri=f"bolt://127.0.0.1:{free_port()}",
         neo4j_password="weft-test-password",
         neo4j_heap="512m",
         neo4j_pagecache="64m",

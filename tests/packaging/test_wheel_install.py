@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -24,7 +23,7 @@ import httpx
 import pytest
 from neo4j import Driver
 
-from tests.conftest import shared_path
+from tests.conftest import free_port, shared_path
 from tests.packaging.docker_build import replay_final_stage
 from weft.graph.settings import PROJECT_ROOT, Settings
 
@@ -129,18 +128,12 @@ def test_installed_weft_imports_from_its_venv_and_answers_help(
         assert f" {command} " in help_text
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def served(installed: Path, env: dict[str, str], driver: Driver, tmp_path: Path) -> Iterator[str]:
     """The installed `weft` loads one researcher and their works, then `weft serve` runs; its base URL."""
     load = [installed / "weft", "load", "openalex", "-q", shared_path(*AUTHOR_FILE), shared_path(*WORKS_FILE)]
     _run(load, timeout=180, env=env, cwd=tmp_path)
-    port = _free_port()
+    port = free_port()
     log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen(  # noqa: S603
         [installed / "weft", "serve", "--port", str(port), "--log-level", "warning"],
