@@ -27,7 +27,6 @@ else:
 class FileSystem(Protocol):
     """The part of an fsspec file system Weft uses (fsspec ships no types)."""
 
-    def exists(self, path: str) -> bool: ...
     def find(self, path: str, detail: bool) -> dict[str, dict[str, object]]: ...
     def get_file(self, rpath: str, lpath: str) -> None: ...
     def put_file(self, lpath: str, rpath: str) -> None: ...
@@ -71,10 +70,6 @@ def location(raw: str | Path | DataPath, what: str = "path") -> DataPath:
     except ValueError as exc:
         raise InvalidInput(f"{raw}: {exc}", what) from exc
     return path
-
-
-def is_local(path: DataPath) -> bool:
-    return isinstance(path, Path)
 
 
 # Failures that are the request's, not the store's: a missing bucket or object, refused or missing credentials.

@@ -139,7 +139,7 @@ def test_import_gives_the_online_derived_and_node_properties(all_sources_graph: 
     assert comparable(import_driver) == comparable(all_sources_graph)
 
 
-def _snapshot(driver: Driver, database: str) -> dict[str, object]:
+def graph_snapshot(driver: Driver, database: str) -> dict[str, object]:
     """Counts and every derived edge with its properties, for comparing two graphs."""
     queries = {
         "coauthored": COAUTHORS,
@@ -166,8 +166,8 @@ def test_claims_same_names_and_every_derived_edge_agree(
 ) -> None:
     """Counts, derived edges (authorship ranks and claims, same-name candidates with their evidence) and node
     properties, online and bulk."""
-    bulk = _snapshot(import_driver, import_settings.neo4j_database)
-    online = _snapshot(all_sources_graph, settings.neo4j_database)
+    bulk = graph_snapshot(import_driver, import_settings.neo4j_database)
+    online = graph_snapshot(all_sources_graph, settings.neo4j_database)
     assert bulk == online
     assert bulk["same_name"] and bulk["coauthored"] and bulk["authored"]  # there was something to compare
 

@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import shared_path
-from tests.integration.test_bulk_path import _snapshot as graph_snapshot
+from tests.integration.test_bulk_path import graph_snapshot
 from tests.integration.test_cross_source import LLAMA_ARXIV, derived_llama_arxiv_line
 from tests.object_store import ObjectStore, running_object_store
 from weft.graph.bulk_import import import_built
