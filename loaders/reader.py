@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeAlias, TypeGuard, cast
 
+import orjson
+
 from weft.loaders.fields import MAX_DOCUMENT_BYTES, MAX_LINE_BYTES
 from weft.loaders.storage import DataPath, location
 
@@ -191,6 +193,23 @@ def read_records(path: DataPath) -> Iterator[Item | Problem]:
         yield Problem(path, f"line {lineno + 1}", reason, whole_file=True)
 
 
+# Every digit as 0, to find a run of 20 digits with one `in` (a regex takes 10x as long).
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_TWENTY_DIGITS = b"0" * 20
+
+
+def _loads(line: bytes) -> JSON:
+    """orjson for speed; the stdlib, whose value or error is then the answer, for what orjson refuses
+    (NaN, lone surrogates, bad JSON) and for lines with a run of 20 digits (orjson reads an integer past
+    64 bits as a float; the stdlib keeps it exact)."""
+    if _TWENTY_DIGITS in line.translate(_DIGITS_AS_ZERO):
+        return json.loads(line)
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line)
+
+
 def _line_records(path: DataPath, lineno: int, line: bytes | None) -> Iterator[Item | Problem]:
     """The record(s) of one JSON Lines line (a line may hold an array or a page), or its Problem."""
     if line is None:
@@ -199,7 +218,7 @@ def _line_records(path: DataPath, lineno: int, line: bytes | None) -> Iterator[I
     if not line.strip():
         return
     try:
-        value = json.loads(line)
+        value = _loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         yield Problem(path, f"line {lineno}", f"malformed JSON: {getattr(exc, 'msg', exc)}", _text(line[:4000]))
         return
