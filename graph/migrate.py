@@ -9,7 +9,7 @@ from weft.queries import admin
 
 
 def migrate(driver: Driver, database: str) -> int:
-    """Create every constraint and index and backfill papers' sort keys (idempotent); returns how many
+    """Create every constraint and index and backfill papers' sort keys and category ids (idempotent); returns how many
     constraint and index statements ran."""
     statements = (*admin.CONSTRAINTS, *admin.INDEXES)
     with translated_errors("migrating the schema"):
@@ -17,6 +17,7 @@ def migrate(driver: Driver, database: str) -> int:
             driver.execute_query(statement, database_=database)
         driver.execute_query(admin.AWAIT_INDEXES, database_=database)
     backfill_sort_keys(driver, database)
+    backfill_category_ids(driver, database)
     return len(statements)
 
 
@@ -25,6 +26,14 @@ def backfill_sort_keys(driver: Driver, database: str) -> int:
     before they existed, or a bulk import); returns how many properties were written."""
     with translated_errors("backfilling sort keys"), driver.session(database=database) as session:
         summary = session.run(admin.BACKFILL_SORT_KEYS).consume()
+    return summary.counters.properties_set
+
+
+def backfill_category_ids(driver: Driver, database: str) -> int:
+    """Set `category_ids` on papers in a category lacking it (a database loaded before it existed);
+    returns how many properties were written."""
+    with translated_errors("backfilling category ids"), driver.session(database=database) as session:
+        summary = session.run(admin.BACKFILL_CATEGORY_IDS).consume()
     return summary.counters.properties_set
 
 

@@ -60,8 +60,9 @@ def recompute(
     created: AbstractSet[str] = frozenset(),
     reaffiliated: set[str] | None = None,
 ) -> int:
-    """Claims, then CITES, STATES_AFFILIATION, AFFILIATED_WITH, COAUTHORED_WITH and SAME_NAME_AS for the touched ids;
-    returns the bumped data_version. `progress(step, done, total)` hears each chunk done.
+    """Claims, then CITES, STATES_AFFILIATION, papers' `category_ids`, AFFILIATED_WITH, COAUTHORED_WITH and
+    SAME_NAME_AS for the touched ids; returns the bumped data_version. `progress(step, done, total)` hears
+    each chunk done.
 
     Co-author pairs: a paper new in this load (`created`) is added to its pairs' weights; every pair of
     a `moved` researcher (one whose authorships moved: merged, renamed, released, claimed; None means
@@ -86,6 +87,9 @@ def recompute(
         for done, chunk in _chunks(paper_ids):
             session.execute_write(_run_all, _STATED, chunk)
             _report(progress, "stated affiliations", done, len(paper_ids))
+        for done, chunk in _chunks(paper_ids):
+            session.execute_write(_run_all, (derive.SET_CATEGORY_IDS,), chunk)
+            _report(progress, "category ids", done, len(paper_ids))
         rebuilt = sorted(reaffiliated | moved | _authors(session, known))
         skip = dict.fromkeys(rebuilt, True)
         for done, chunk in _chunks(fresh):  # first: the rebuilds below are exact whatever they find

@@ -259,6 +259,14 @@ SELECT * FROM props_Researcher WHERE id NOT IN (SELECT id FROM unclaimed);
 
 # --- derived -----------------------------------------------------------------------------------
 
+# Each paper's `category_ids` (graph/MODEL.md "Category ids"): its IN_CATEGORY ends, sorted; null when none.
+PAPER_CATEGORY_IDS = """
+CREATE OR REPLACE TABLE paper_categories AS
+SELECT sid AS id, list_sort(list(eid)) AS category_ids FROM edge_IN_CATEGORY GROUP BY sid;
+CREATE OR REPLACE TABLE props_Paper AS
+SELECT p.*, c.category_ids FROM props_Paper p LEFT JOIN paper_categories c USING (id);
+"""
+
 # Every Paper key as the canonical key a Ref holds (`doi:10.1/x`).
 PAPER_REF_KEYS = """
 CREATE OR REPLACE TABLE paper_ck AS

@@ -253,9 +253,11 @@ def claims(t: Transform) -> int:
 
 
 def derived(t: Transform, max_authors: int, same_name_cap: int) -> None:
-    """CITES, COAUTHORED_WITH (pair rule), STATES_AFFILIATION, AFFILIATED_WITH, SAME_NAME_AS and the Ref nodes."""
+    """Papers' category ids, CITES, COAUTHORED_WITH (pair rule), STATES_AFFILIATION, AFFILIATED_WITH,
+    SAME_NAME_AS and the Ref nodes."""
     for table, columns in sql.COLUMNS_READ.items():
         t.engine.add_columns(table, columns)
+    t.run(sql.PAPER_CATEGORY_IDS)
     t.run(sql.PAPER_REF_KEYS)
     t.run(sql.CITES)
     t.run(sql.AUTHORSHIPS)

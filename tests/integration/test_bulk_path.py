@@ -172,6 +172,26 @@ def test_claims_same_names_and_every_derived_edge_agree(
     assert bulk["same_name"] and bulk["coauthored"] and bulk["authored"]  # there was something to compare
 
 
+# Papers whose `category_ids` is not the sorted list of their IN_CATEGORY ends (absent when none), and
+# the papers listing any: [{wrong, listed}].
+CATEGORY_IDS_CHECK = """
+MATCH (p:Paper)
+WITH p, COLLECT { MATCH (p)-[:IN_CATEGORY]->(c:Category) RETURN c.id AS id ORDER BY id } AS ids
+RETURN count(CASE WHEN coalesce(p.category_ids, []) <> ids OR p.category_ids = [] THEN 1 END) AS wrong,
+       count(p.category_ids) AS listed
+"""
+
+
+def test_each_paper_lists_its_categories_online_and_bulk(
+    all_sources_graph: Driver, settings: Settings, import_driver: Driver, import_settings: Settings
+) -> None:
+    """`category_ids` (the category pages' membership test) is each paper's IN_CATEGORY ends in both paths."""
+    graphs = ((all_sources_graph, settings.neo4j_database), (import_driver, import_settings.neo4j_database))
+    for driver, database in graphs:
+        found = driver.execute_query(CATEGORY_IDS_CHECK, database_=database).records[0]
+        assert found["wrong"] == 0 and found["listed"] > 100, (database, found)
+
+
 def test_import_into_a_remote_server_is_refused(build_dir: Path) -> None:
     remote = Settings(neo4j_uri="bolt://db.example.org:7687")
     with pytest.raises(InvalidInput, match="not local"):

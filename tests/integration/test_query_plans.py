@@ -15,7 +15,7 @@ import pytest
 from neo4j import AsyncDriver, Driver
 
 from weft.graph.driver import open_async_driver
-from weft.graph.migrate import backfill_sort_keys
+from weft.graph.migrate import backfill_category_ids, backfill_sort_keys
 from weft.graph.reads import papers
 from weft.graph.reads.reader import GraphReader
 from weft.graph.settings import Settings
@@ -60,8 +60,10 @@ def graph(driver: Driver, settings: Settings) -> Driver:
 
 @pytest.fixture(scope="module")
 def backfilled(graph: Driver, settings: Settings) -> int:
-    """Sort keys set by the migration's backfill (the loaders' own path is tested with the real data)."""
+    """Sort keys and category ids set by the migration's backfills (the loaders' own path is tested with the
+    real data); returns how many sort keys were written."""
     written = backfill_sort_keys(graph, settings.neo4j_database)
+    assert backfill_category_ids(graph, settings.neo4j_database) == N // 7 + 1
     graph.execute_query("CALL db.resampleOutdatedIndexes()", database_=settings.neo4j_database)
     graph.execute_query("CALL db.awaitIndexes(300)", database_=settings.neo4j_database)
     return written
@@ -286,7 +288,7 @@ IN_C17 = N // 7 + 1  # papers 0, 7, 14, ...: every 7th of the 3,000
 async def test_a_large_categorys_pages_walk_the_sort_index(
     graph: Driver, settings: Settings, backfilled: int, reader: GraphReader, sort: str
 ) -> None:
-    """One category and nothing else: with pages of 7, c17 is large enough (429^2 > 6 x 8 x 3,000) that its
+    """One category and nothing else: with pages of 7, c17 is large enough (429^2 > 0.6 x 8 x 3,000) that its
     papers are found by walking the sort index from the cursor (q.CATEGORY_PAPER_PAGES), and walking
     every page gives exactly the category's full order."""
     where, cypher = FILTERS["category"]
@@ -305,13 +307,13 @@ async def test_a_large_categorys_pages_walk_the_sort_index(
 
 
 @pytest.mark.parametrize("sort", SORTS)
-@pytest.mark.parametrize(("page_size", "walks"), [(7, True), (97, False)], ids=["walk", "gather"])
+@pytest.mark.parametrize(("page_size", "walks"), [(7, True), (150, False)], ids=["walk", "gather"])
 def test_a_category_page_reads_its_papers_one_way(
     graph: Driver, settings: Settings, backfilled: int, sort: str, page_size: int, walks: bool
 ) -> None:
     """The walk never gathers the category (no operator holds its 429 papers), reads a few rows past each
-    page from the index and counts from the category's degree; a page too large for the walk to pay
-    (6 x 98 x 3,000 > 429^2) gathers and sorts the category instead."""
+    page from the index, tests membership on the paper's `category_ids` and counts from the category's
+    degree; a page too large for the walk to pay (0.6 x 151 x 3,000 > 429^2) gathers and sorts instead."""
     params = every_page_params(sort, None, False) | {
         "category": "c17",
         "sort": sort,
@@ -323,5 +325,6 @@ def test_a_category_page_reads_its_papers_one_way(
     gathered = max(op["rows"] for op in ops if "IN_CATEGORY" in str(op.get("args", {}).get("Details")))
     if walks:
         assert gathered < IN_C17 and max(op["rows"] for op in ops) < IN_C17
+        assert any("$category IN p.category_ids" in str(op["args"].get("Details")) for op in ops)
     else:
         assert gathered == IN_C17

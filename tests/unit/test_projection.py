@@ -11,7 +11,7 @@ from weft.queries.projection import UNREAD, lean
 
 def test_unread_names_each_source_load_time_and_the_rank_bookkeeping() -> None:
     names = set(re.findall(r"(\w+): null", UNREAD))
-    assert names == {f"{source.key}_loaded_at" for source in SOURCES} | {"prop_ranks"}
+    assert names == {f"{source.key}_loaded_at" for source in SOURCES} | {"prop_ranks", "category_ids"}
 
 
 def test_lean_nulls_them_in_every_projection() -> None:
