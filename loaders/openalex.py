@@ -6,6 +6,7 @@ The entity kind comes from the id prefix (`W…`, `A…`, `I…`), falling back 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from weft.graph.identity.ids import (
@@ -188,8 +189,17 @@ def _researcher_keys(author: JSONObject) -> dict[str, str]:
 
 
 def _person_props(name: JSON) -> dict[str, Any]:
-    text = clean_whitespace(name) if isinstance(name, str) else None
-    return {"name": text, "name_key": name_key(text) or None, "is_person": is_person_name(text)}
+    """A researcher row's name, name_key and is_person (a new dict: callers spread it)."""
+    text, key, person = _person_facts(name) if isinstance(name, str) else (None, None, is_person_name(None))
+    return {"name": text, "name_key": key, "is_person": person}
+
+
+@lru_cache(maxsize=1 << 16)
+def _person_facts(name: str) -> tuple[str, str | None, bool]:
+    """(cleaned name, name key, is a person) of a name, parsed once per process for the names that recur
+    on many works (6% of a bulk build's staging before)."""
+    text = clean_whitespace(name)
+    return text, name_key(text) or None, is_person_name(text)
 
 
 def author_rows(record: JSONObject) -> RecordRows:

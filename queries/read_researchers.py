@@ -2,7 +2,7 @@
 
 from typing import LiteralString
 
-from weft.queries.projection import lean
+from weft.queries.projection import UNREAD, lean
 
 # The researchers answering each key of $keys ([{property, value}]), with the key's rank: rank, n.
 # A fragment: RESEARCHER_LOOKUP and RESEARCHER_PROFILE continue it.
@@ -161,7 +161,8 @@ RETURN k.id AS id, k.min_weight AS min_weight, k.sort AS sort, k.skip AS skip, k
 # null when not asked. Each part reads what the DataLoader query of the same name reads, in the same order:
 # RESEARCHER_STATS, AUTHOR_POSITIONS, RESEARCHER_FIELDS, MOST_CITED_PAPER, RESEARCHER_INSTITUTIONS,
 # RESEARCHER_SAME_NAME, read_papers.RESEARCHER_PAPER_PAGES (no category filter) and COAUTHOR_PAGES (with
-# the metrics of the co-authors on the page when $coauthors.stats).
+# the metrics of the co-authors on the page when $coauthors.stats; each one's paper count, its AUTHORED
+# degree, in its node map when $coauthors.paper_counts: no paper of a prolific co-author is read for it).
 # Returns node, stats, positions, fields, most_cited, institutions, same_name, papers {total, page},
 # coauthors {total, page, metrics}; a part not asked is an empty value to ignore.
 RESEARCHER_PROFILE: LiteralString = lean(
@@ -242,8 +243,11 @@ OPTIONAL CALL (r) {
                     i10_index: i10_index}) AS metrics
   }
   RETURN {total: size(found), metrics: metrics,
-          page: [x IN shown | {researcher: head([one IN [x.researcher] | one {.*}]), weight: x.weight,
-                               first_year: x.first_year, last_year: x.last_year}]} AS coauthors
+          page: [x IN shown | {researcher: head([one IN [x.researcher] | one {.*, """
+    + UNREAD
+    + """,
+    paper_count: CASE WHEN $coauthors.paper_counts THEN COUNT { (one)-[:AUTHORED]->() } END}]),
+                               weight: x.weight, first_year: x.first_year, last_year: x.last_year}]} AS coauthors
 }
 RETURN r {.*} AS node,
        {paper_count: paper_count, citation_count: citation_count, h_index: h_index, i10_index: i10_index} AS stats,

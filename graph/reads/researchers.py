@@ -97,13 +97,15 @@ class PapersPart:
 
 @dataclass(frozen=True)
 class CoauthorsPart:
-    """The page of co-authors a profile folds; `stats`: with the metrics of the co-authors on it."""
+    """The page of co-authors a profile folds; `stats`: with the metrics of the co-authors on it;
+    `paper_counts`: with each one's paper count in its node map (`paper_count`)."""
 
     min_weight: int
     sort: str
     skip: int
     limit: int
     stats: bool = False
+    paper_counts: bool = False
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,7 @@ class ProfileParts:
                 "skip": coauthors.skip,
                 "end": coauthors.skip + coauthors.limit,
                 "stats": coauthors.stats,
+                "paper_counts": coauthors.paper_counts,
             },
         }
 

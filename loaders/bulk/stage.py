@@ -133,9 +133,9 @@ def _kind_name(prefix: str, name: str) -> str:
 _SCALAR_KINDS: dict[type, str] = {bool: "bool", int: "int", float: "float", str: "str"}
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 18)
 def _internal_id(label: str, key: str) -> str:
-    """internal_id, cached: authors, institutions and categories recur across records."""
+    """internal_id, cached (~50 MB at most): authors, institutions and categories recur across records."""
     return internal_id(label, key)
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import os
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,13 +57,14 @@ from graphql.pyutils import Path, is_awaitable
 from strawberry.types.arguments import convert_arguments
 from strawberry.types.field import StrawberryField
 
+from weft.graph.settings import load_switches
 from weft.schema.support.execution import Refused, has_directive, leaf_coercion
 from weft.schema.support.limits import PreparedDocuments, argument_errors, checked_arguments
 from weft.schema.support.prefetch import Folds, PlannedInfo, collect_fields
 
 log = logging.getLogger("weft.schema")
 
-DIRECT = os.environ.get("WEFT_DIRECT", "1") != "0"
+DIRECT = load_switches().direct
 """Whether repeated documents the plans cover skip graphql-core (False: every request takes the ordinary path)."""
 
 ROOTS = frozenset({"researcher", "paper", "institution", "mostCited", "papers", "version"})

@@ -17,7 +17,6 @@ benchmarks compare both paths.
 from __future__ import annotations
 
 import math
-import os
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,7 +46,9 @@ from graphql.execution.collect_fields import FieldDetailsList
 from graphql.pyutils import Path
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
-FLAT_LISTS = os.environ.get("WEFT_FLAT_LISTS", "1") != "0"
+from weft.graph.settings import load_switches
+
+FLAT_LISTS = load_switches().flat_lists
 """Whether lists of plain data take the one-pass path (False: graphql-core completes every field)."""
 
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1

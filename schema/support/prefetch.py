@@ -35,7 +35,6 @@ folding changes how many round trips a request takes, never an answer. `FOLDING`
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -63,12 +62,13 @@ from graphql import (
 from graphql.execution.values import VariableValues, get_argument_values, get_directive_values
 from strawberry.dataloader import DataLoader
 
+from weft.graph.settings import load_switches
 from weft.schema.context import Info
 
-FOLDING = os.environ.get("WEFT_FOLD", "1") != "0"
+FOLDING = load_switches().fold
 """Whether root fields fold their selection (False: every field loads through its DataLoader, as before)."""
 
-KEEP_FOLDS = os.environ.get("WEFT_KEEP_FOLDS", "1") != "0"
+KEEP_FOLDS = load_switches().keep_folds
 """Whether a planned field keeps its folds across requests (False: `fold` works each one out every request)."""
 
 K = TypeVar("K")

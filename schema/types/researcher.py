@@ -99,6 +99,8 @@ class Researcher(NamedEntity):
     @strawberry.field(description="Papers by this researcher in this graph.")
     @eager
     async def paper_count(self, info: Info) -> int:
+        if (count := self.props.get("paper_count")) is not None:  # read with the node (a folded co-author page)
+            return int(count)
         return int((await self._stats(info))["paper_count"])
 
     @strawberry.field(description="Sum of `citedByCount` over this researcher's papers in this graph.")
@@ -285,8 +287,12 @@ def _fold_coauthors(asked: AskedField | None) -> CoauthorsPart | None:
     page = connection_window(asked)
     if page is None:
         return None
-    stats = asked.selection.at("edges", "node", "researcher").asks(*STATS_FIELDS)
-    return CoauthorsPart(asked.args["minWeight"], enum_name(asked.args["sort"]), page.skip, page.limit, stats)
+    researcher = asked.selection.at("edges", "node", "researcher")
+    # paperCount alone is each co-author's AUTHORED degree, read with the node; the other metrics read
+    # every paper of the co-author (thousands for a prolific one), so only when asked
+    stats = researcher.asks(*STATS_FIELDS[1:])
+    counts = researcher.asks(STATS_FIELDS[0]) and not stats
+    return CoauthorsPart(asked.args["minWeight"], enum_name(asked.args["sort"]), page.skip, page.limit, stats, counts)
 
 
 def fold_profile(sel: Selection) -> ProfileParts:

@@ -176,6 +176,10 @@ def test_coauthors_and_weights(client: GraphQLClient, truth: OpenAlexTruth) -> N
         e["node"]["researcher"] for e in r["coauthors"]["edges"] if openalex_id(e["node"]["researcher"]) == RITSOS
     )
     assert ritsos["paperCount"] == truth.profile(RITSOS)["paperCount"]
+    # every co-author's count (read with the folded page as the AUTHORED degree, not from their papers)
+    shown_researchers = [e["node"]["researcher"] for e in r["coauthors"]["edges"]]
+    counts = {openalex_id(x): x["paperCount"] for x in shown_researchers}
+    assert counts == {a: truth.profile(a)["paperCount"] for a in counts}
     heavy = client.data(
         "query($id: String!) { researcher(id: $id) { coauthors(minWeight: 5) { totalCount } } }", {"id": BUTCHER}
     )["researcher"]["coauthors"]
