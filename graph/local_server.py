@@ -98,22 +98,28 @@ def _refused(settings: Settings) -> CredentialsRefused:
     )
 
 
-def fetch_jars(instance: Instance, quiet: bool = True) -> None:
+def fetch_jars(instance: Instance, quiet: bool = True, announce: Callable[[str], object] | None = None) -> None:
     """Copy the server jars from Maven Central into .neo4j/lib (skipped when this pom's jars are there).
 
     The marker holds the pom's hash, so a jar added to neo4j/pom.xml is fetched on the next start.
     Concurrent callers (other processes) wait on a lock file and find the jars fetched.
     """
-    marker = instance.lib / ".complete"
-    wanted = pom_digest()
-    if marker.exists() and marker.read_text().strip() == wanted:
+    if jars_fetched(instance):
         return
+    if announce is not None:
+        announce("fetching Neo4j Community jars from Maven Central (first run only)…")
     instance.lib.mkdir(parents=True, exist_ok=True)
     with (instance.lib / ".fetching").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        if marker.exists() and marker.read_text().strip() == wanted:
+        if jars_fetched(instance):
             return  # another process fetched them meanwhile
-        _fetch_with_maven(instance, wanted, quiet)
+        _fetch_with_maven(instance, pom_digest(), quiet)
+
+
+def jars_fetched(instance: Instance) -> bool:
+    """Whether .neo4j/lib holds the jars of this neo4j/pom.xml (its marker names the pom's hash)."""
+    marker = instance.lib / ".complete"
+    return marker.exists() and marker.read_text().strip() == pom_digest()
 
 
 def _fetch_with_maven(instance: Instance, wanted: str, quiet: bool) -> None:
@@ -357,8 +363,7 @@ def start(settings: Settings, echo: Callable[[str], object] = print) -> str:
     began = time.monotonic()
     started_here = read_pid(instance) is None
     if started_here:
-        echo("fetching Neo4j Community jars from Maven Central (first run only)…")
-        fetch_jars(instance)
+        fetch_jars(instance, announce=echo)
         write_config(instance)
         link_plugins(instance)
         _set_initial_password(instance)
