@@ -2,7 +2,7 @@
 
 from typing import LiteralString
 
-from weft.queries.projection import lean
+from weft.queries.projection import UNREAD, lean
 from weft.queries.read_researchers import METRICS_OF_WHO
 
 # The papers answering each key of $keys ([{property, value}], most specific first), with the key's rank:
@@ -349,11 +349,13 @@ RETURN k.id AS id, k.skip AS skip, k.end AS end, size(found) AS total, [x IN fou
 
 # A paper page in one round trip (issue 9): the paper answering the first key of $keys, and each part the
 # GraphQL selection asks for, read by a subquery that runs only when its parameter says so.
-# $want: {authors, affiliations, author_stats, categories} booleans (affiliations: the institutions each
-# authorship states; author_stats: each author's metrics); $cited_by: {sort, skip, end} and
-# $references: {skip, end}, or null when not asked. Each part reads what the DataLoader query of the same
-# name reads, in the same order: AUTHORSHIPS_OF_PAPERS, read_institutions.INSTITUTIONS_BY_IDS,
-# read_researchers.RESEARCHER_STATS, CATEGORIES_OF_PAPERS, CITED_BY_PAGES, REFERENCES_PAGES.
+# $want: {authors, affiliations, author_stats, author_paper_counts, categories} booleans (affiliations: the
+# institutions each authorship states; author_stats: each author's metrics; author_paper_counts: each
+# author's paper count, its AUTHORED degree, in its node map when the other metrics are not asked);
+# $cited_by: {sort, skip, end} and $references: {skip, end}, or null when not asked. Each part reads what
+# the DataLoader query of the same name reads, in the same order: AUTHORSHIPS_OF_PAPERS,
+# read_institutions.INSTITUTIONS_BY_IDS, read_researchers.RESEARCHER_STATS, CATEGORIES_OF_PAPERS,
+# CITED_BY_PAGES, REFERENCES_PAGES.
 # Returns node, authors [{researcher, authorship, institutions, metrics}], categories [{category, primary,
 # score}], cited_by {total, page}, references {total, page}; a part not asked is an empty value to ignore.
 PAPER_DETAILS: LiteralString = lean(
@@ -374,7 +376,11 @@ OPTIONAL CALL (p) {
     + """}
   WITH r, a, institutions, paper_count, citation_count, h_index, i10_index
   ORDER BY coalesce(a.rank, 999999), r.id
-  RETURN collect({researcher: r {.*}, authorship: a {.*}, institutions: institutions,
+  RETURN collect({researcher: r {.*, """
+    + UNREAD
+    + """,
+                              paper_count: CASE WHEN $want.author_paper_counts THEN COUNT { (r)-[:AUTHORED]->() } END},
+                  authorship: a {.*}, institutions: institutions,
                   metrics: {id: r.id, paper_count: paper_count, citation_count: citation_count, h_index: h_index,
                             i10_index: i10_index}}) AS authors
 }

@@ -220,13 +220,14 @@ class ReferencesPart:
 class PaperParts:
     """Which parts of a paper page `paper_details` reads along with the paper (False/None: not read).
 
-    `affiliations` (the institutions each authorship states) and `author_stats` (each author's metrics)
-    are read only with `authors`.
+    `affiliations` (the institutions each authorship states), `author_stats` (each author's metrics) and
+    `author_paper_counts` (each author's paper count alone, in its node map) are read only with `authors`.
     """
 
     authors: bool = False
     affiliations: bool = False
     author_stats: bool = False
+    author_paper_counts: bool = False
     categories: bool = False
     cited_by: CitedByPart | None = None
     references: ReferencesPart | None = None
@@ -239,6 +240,7 @@ class PaperParts:
                 "authors": self.authors,
                 "affiliations": self.affiliations,
                 "author_stats": self.author_stats,
+                "author_paper_counts": self.author_paper_counts,
                 "categories": self.categories,
             },
             "cited_by": None

@@ -194,10 +194,14 @@ def fold_paper(sel: Selection) -> PaperParts:
     cited_window = connection_window(cited_by) if cited_by is not None else None
     references = sel.first("references")
     references_window = connection_window(references) if references is not None else None
+    # paperCount alone is each author's AUTHORED degree, read with the node; the other metrics read every
+    # paper of each author (thousands for a prolific one), so only when asked
+    metrics = author_sel.at("researcher").asks(*STATS_FIELDS[1:])
     return PaperParts(
         authors=authors is not None,
         affiliations=author_sel.asks("affiliations"),
-        author_stats=author_sel.at("researcher").asks(*STATS_FIELDS),
+        author_stats=metrics,
+        author_paper_counts=author_sel.at("researcher").asks(STATS_FIELDS[0]) and not metrics,
         categories=sel.asks("categories"),
         cited_by=CitedByPart(enum_name(cited_by.args["sort"]), cited_window.skip, cited_window.limit)
         if cited_by is not None and cited_window is not None

@@ -438,6 +438,15 @@ def test_search_and_autocomplete(client: GraphQLClient, truth: OpenAlexTruth) ->
     assert complete[0]["kind"] == "RESEARCHER" and complete[0]["label"] == "Peter Butcher"
 
 
+def test_a_paper_pages_author_paper_counts_alone(client: GraphQLClient, truth: OpenAlexTruth) -> None:
+    """paperCount without the other metrics is each author's AUTHORED degree, read with the folded page."""
+    query = "query($id: String!) { paper(id: $id) { authors { researcher { ids { source id } paperCount } } } }"
+    authors = [a["researcher"] for a in client.data(query, {"id": OA_PAPER})["paper"]["authors"]]
+    assert client.cypher_queries == 1 and len(authors) == 9
+    counts = {openalex_id(x): x["paperCount"] for x in authors}
+    assert counts == {a: truth.profile(a)["paperCount"] for a in counts}
+
+
 # --- batching ------------------------------------------------------------------------------
 
 PAGE = """
