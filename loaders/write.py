@@ -92,8 +92,8 @@ def check_record(rows: RecordRows) -> None:
 
 def _digest(value: Any) -> str:
     """A short hash of a row's content: the last tie-breaker of its ranks (orjson, as staging runs it
-    for every row of a bulk build; ranks made before 2026-12-04 used the stdlib's text, and only ever
-    break ties between rows of the same level and date)."""
+    for every row of a bulk build; ranks made before 2026-12-03 used the stdlib's text: the digest only
+    ever breaks ties between rows of the same level and date)."""
     text = orjson.dumps(value, default=str, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
     return hashlib.sha1(text).hexdigest()[:10]  # noqa: S324 - a tie-breaker
 

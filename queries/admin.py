@@ -3,6 +3,8 @@ no-op), counts, reset."""
 
 from typing import LiteralString
 
+from weft.queries.derive import CATEGORY_IDS_OF_P
+
 # Uniqueness constraints: every key a node can be found by.
 CONSTRAINTS: tuple[LiteralString, ...] = (
     "CREATE CONSTRAINT paper_id IF NOT EXISTS FOR (n:Paper) REQUIRE n.id IS UNIQUE",
@@ -72,14 +74,16 @@ WHERE p.sort_cited IS NULL OR p.sort_date IS NULL OR p.sort_cited <> cited OR p.
 CALL (p, cited, date) { SET p.sort_cited = cited, p.sort_date = date } IN TRANSACTIONS OF 10000 ROWS
 """
 
-# Papers' `category_ids` (graph/MODEL.md "Category ids") set where missing and the paper is in a category:
+# Papers' `category_ids` (graph/MODEL.md "Sort keys") set where missing and the paper is in a category:
 # the loaders write them, so this only backfills a database loaded before they existed. Idempotent.
-BACKFILL_CATEGORY_IDS: LiteralString = """
+BACKFILL_CATEGORY_IDS: LiteralString = (
+    """
 MATCH (p:Paper) WHERE p.category_ids IS NULL AND EXISTS { (p)-[:IN_CATEGORY]->(:Category) }
-CALL (p) {
-  SET p.category_ids = COLLECT { MATCH (p)-[:IN_CATEGORY]->(c:Category) RETURN c.id AS id ORDER BY id }
-} IN TRANSACTIONS OF 10000 ROWS
+CALL (p) { SET p.category_ids = """
+    + CATEGORY_IDS_OF_P
+    + """ } IN TRANSACTIONS OF 10000 ROWS
 """
+)
 
 # Deletes everything in batches (constraints and indexes stay); returns nothing.
 DELETE_ALL: LiteralString = "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"

@@ -218,14 +218,21 @@ MATCH (i:Institution {id: iid})
 CREATE (p)-[:STATES_AFFILIATION {authors: authors}]->(i)
 """
 
-# Sets `category_ids` of the given papers (graph/MODEL.md "Category ids"): the ids of the categories each
-# is IN_CATEGORY of, sorted; removed when it has none. Returns nothing.
-SET_CATEGORY_IDS: LiteralString = """
+# The `category_ids` of the paper `p` (graph/MODEL.md "Sort keys"): the ids of the categories it is
+# IN_CATEGORY of, sorted. An expression: SET_CATEGORY_IDS and admin.BACKFILL_CATEGORY_IDS both use it.
+CATEGORY_IDS_OF_P: LiteralString = "COLLECT { MATCH (p)-[:IN_CATEGORY]->(c:Category) RETURN c.id AS id ORDER BY id }"
+
+# Sets `category_ids` of the given papers; removed when a paper has none. Returns nothing.
+SET_CATEGORY_IDS: LiteralString = (
+    """
 UNWIND $ids AS pid
 MATCH (p:Paper {id: pid})
-WITH p, COLLECT { MATCH (p)-[:IN_CATEGORY]->(c:Category) RETURN c.id AS id ORDER BY id } AS ids
+WITH p, """
+    + CATEGORY_IDS_OF_P
+    + """ AS ids
 SET p.category_ids = CASE WHEN size(ids) = 0 THEN null ELSE ids END
 """
+)
 
 # Drops the CITES edges leaving the given papers that BUILD_CITES_OUT would not make (no reference of
 # the paper names the cited one, or a paper citing itself); the others stay; returns nothing.

@@ -259,7 +259,7 @@ SELECT * FROM props_Researcher WHERE id NOT IN (SELECT id FROM unclaimed);
 
 # --- derived -----------------------------------------------------------------------------------
 
-# Each paper's `category_ids` (graph/MODEL.md "Category ids"): its IN_CATEGORY ends, sorted; null when none.
+# Each paper's `category_ids` (graph/MODEL.md "Sort keys"): its IN_CATEGORY ends, sorted; null when none.
 PAPER_CATEGORY_IDS = """
 CREATE OR REPLACE TABLE paper_categories AS
 SELECT sid AS id, list_sort(list(eid)) AS category_ids FROM edge_IN_CATEGORY GROUP BY sid;

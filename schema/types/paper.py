@@ -27,7 +27,7 @@ from weft.schema.types.authorship import Authorship
 from weft.schema.types.entity import Entity, resolve_ids
 from weft.schema.types.paper_category import PaperCategory
 from weft.schema.types.paper_version import PaperVersion
-from weft.schema.types.researcher import STATS_FIELDS, connection_window, enum_name
+from weft.schema.types.researcher import connection_window, enum_name, metrics_asked
 from weft.schema.types.similar_paper import SimilarPaper
 
 
@@ -194,14 +194,12 @@ def fold_paper(sel: Selection) -> PaperParts:
     cited_window = connection_window(cited_by) if cited_by is not None else None
     references = sel.first("references")
     references_window = connection_window(references) if references is not None else None
-    # paperCount alone is each author's AUTHORED degree, read with the node; the other metrics read every
-    # paper of each author (thousands for a prolific one), so only when asked
-    metrics = author_sel.at("researcher").asks(*STATS_FIELDS[1:])
+    metrics, paper_counts = metrics_asked(author_sel.at("researcher"))
     return PaperParts(
         authors=authors is not None,
         affiliations=author_sel.asks("affiliations"),
         author_stats=metrics,
-        author_paper_counts=author_sel.at("researcher").asks(STATS_FIELDS[0]) and not metrics,
+        author_paper_counts=paper_counts,
         categories=sel.asks("categories"),
         cited_by=CitedByPart(enum_name(cited_by.args["sort"]), cited_window.skip, cited_window.limit)
         if cited_by is not None and cited_window is not None

@@ -252,6 +252,14 @@ STATS_FIELDS = ("paperCount", "citationCount", "hIndex", "i10Index")
 """The Researcher fields answered from its paper metrics (the `researcher_stats` DataLoader)."""
 
 
+def metrics_asked(researcher: Selection) -> tuple[bool, bool]:
+    """(the metrics, the paper count alone) a folded list of researchers reads for `researcher`'s selection:
+    paperCount alone is each one's AUTHORED degree, read with the node; the other metrics read every paper
+    of each researcher (thousands for a prolific one), so only when asked."""
+    metrics = researcher.asks(*STATS_FIELDS[1:])
+    return metrics, researcher.asks(STATS_FIELDS[0]) and not metrics
+
+
 def enum_name(value: Any) -> str:
     """An enum argument's name (GraphQL gives enum members; a plain string stays itself)."""
     return value.name if isinstance(value, Enum) else str(value)
@@ -287,11 +295,7 @@ def _fold_coauthors(asked: AskedField | None) -> CoauthorsPart | None:
     page = connection_window(asked)
     if page is None:
         return None
-    researcher = asked.selection.at("edges", "node", "researcher")
-    # paperCount alone is each co-author's AUTHORED degree, read with the node; the other metrics read
-    # every paper of the co-author (thousands for a prolific one), so only when asked
-    stats = researcher.asks(*STATS_FIELDS[1:])
-    counts = researcher.asks(STATS_FIELDS[0]) and not stats
+    stats, counts = metrics_asked(asked.selection.at("edges", "node", "researcher"))
     return CoauthorsPart(asked.args["minWeight"], enum_name(asked.args["sort"]), page.skip, page.limit, stats, counts)
 
 
