@@ -9,8 +9,8 @@ from weft.queries import admin
 
 
 def migrate(driver: Driver, database: str) -> int:
-    """Create every constraint and index and backfill papers' sort keys and category ids (idempotent); returns how many
-    constraint and index statements ran."""
+    """Create every constraint and index and backfill papers' sort keys and category ids and the IN_CATEGORY
+    edges' keys (idempotent); returns how many constraint and index statements ran."""
     statements = (*admin.CONSTRAINTS, *admin.INDEXES)
     with translated_errors("migrating the schema"):
         for statement in statements:
@@ -18,6 +18,7 @@ def migrate(driver: Driver, database: str) -> int:
         driver.execute_query(admin.AWAIT_INDEXES, database_=database)
     backfill_sort_keys(driver, database)
     backfill_category_ids(driver, database)
+    backfill_in_category_keys(driver, database)
     return len(statements)
 
 
@@ -34,6 +35,14 @@ def backfill_category_ids(driver: Driver, database: str) -> int:
     returns how many properties were written."""
     with translated_errors("backfilling category ids"), driver.session(database=database) as session:
         summary = session.run(admin.BACKFILL_CATEGORY_IDS).consume()
+    return summary.counters.properties_set
+
+
+def backfill_in_category_keys(driver: Driver, database: str) -> int:
+    """Set the keys of IN_CATEGORY edges lacking them or holding stale ones (after `backfill_sort_keys`);
+    returns how many properties were written."""
+    with translated_errors("backfilling category edge keys"), driver.session(database=database) as session:
+        summary = session.run(admin.BACKFILL_IN_CATEGORY_KEYS).consume()
     return summary.counters.properties_set
 
 

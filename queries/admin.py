@@ -3,7 +3,7 @@ no-op), counts, reset."""
 
 from typing import LiteralString
 
-from weft.queries.derive import CATEGORY_IDS_OF_P
+from weft.queries.derive import CATEGORY_IDS_OF_P, IN_CATEGORY_KEYS_OF_R
 
 # Uniqueness constraints: every key a node can be found by.
 CONSTRAINTS: tuple[LiteralString, ...] = (
@@ -38,6 +38,10 @@ INDEXES: tuple[LiteralString, ...] = (
     # first) and by date. Composite, so `ORDER BY p.sort_cited DESC, p.sort_date DESC` needs no sort.
     "CREATE INDEX paper_sort_cited IF NOT EXISTS FOR (n:Paper) ON (n.sort_cited, n.sort_date)",
     "CREATE INDEX paper_sort_date IF NOT EXISTS FOR (n:Paper) ON (n.sort_date)",
+    # One category's papers most cited first, read in order from its IN_CATEGORY edges, which carry the
+    # category's id and the paper's sort keys (graph/MODEL.md, "Sort keys").
+    "CREATE INDEX in_category_sort_cited IF NOT EXISTS FOR ()-[r:IN_CATEGORY]-() "
+    "ON (r.category, r.sort_cited, r.sort_date)",
     "CREATE INDEX researcher_name_key IF NOT EXISTS FOR (n:Researcher) ON (n.name_key)",
     "CREATE INDEX researcher_page_rank IF NOT EXISTS FOR (n:Researcher) ON (n.page_rank)",
     "CREATE INDEX institution_name_key IF NOT EXISTS FOR (n:Institution) ON (n.name_key)",
@@ -82,6 +86,23 @@ MATCH (p:Paper) WHERE p.category_ids IS NULL AND EXISTS { (p)-[:IN_CATEGORY]->(:
 CALL (p) { SET p.category_ids = """
     + CATEGORY_IDS_OF_P
     + """ } IN TRANSACTIONS OF 10000 ROWS
+"""
+)
+
+# IN_CATEGORY edges' keys (graph/MODEL.md "Sort keys") set wherever they are missing or differ from their
+# paper's and category's: after BACKFILL_SORT_KEYS (a database loaded before they existed, or a bulk
+# import, where neo4j-admin drops an undated paper's '' date). Idempotent. The edges are read inside the
+# subquery: read before it, the rows the SET could change would all be held first (an Eager plan).
+BACKFILL_IN_CATEGORY_KEYS: LiteralString = (
+    """
+MATCH (p:Paper)
+CALL (p) {
+  MATCH (p)-[r:IN_CATEGORY]->(c:Category)
+  WHERE NOT coalesce(r.category = c.id AND r.sort_cited = p.sort_cited AND r.sort_date = p.sort_date, false)
+  SET """
+    + IN_CATEGORY_KEYS_OF_R
+    + """
+} IN TRANSACTIONS OF 2000 ROWS
 """
 )
 

@@ -222,7 +222,13 @@ CREATE (p)-[:STATES_AFFILIATION {authors: authors}]->(i)
 # IN_CATEGORY of, sorted. An expression: SET_CATEGORY_IDS and admin.BACKFILL_CATEGORY_IDS both use it.
 CATEGORY_IDS_OF_P: LiteralString = "COLLECT { MATCH (p)-[:IN_CATEGORY]->(c:Category) RETURN c.id AS id ORDER BY id }"
 
-# Sets `category_ids` of the given papers; removed when a paper has none. Returns nothing.
+# The keys an IN_CATEGORY edge `r` from `p` to `c` carries (graph/MODEL.md "Sort keys"): the category's id
+# and the paper's sort keys, which the relationship index `in_category_sort_cited` orders one category's
+# papers by. A SET clause's items: SET_CATEGORY_IDS and admin.BACKFILL_IN_CATEGORY_KEYS both use it.
+IN_CATEGORY_KEYS_OF_R: LiteralString = "r.category = c.id, r.sort_cited = p.sort_cited, r.sort_date = p.sort_date"
+
+# Sets `category_ids` of the given papers (removed when a paper has none) and the keys of their
+# IN_CATEGORY edges. Returns nothing.
 SET_CATEGORY_IDS: LiteralString = (
     """
 UNWIND $ids AS pid
@@ -231,7 +237,11 @@ WITH p, """
     + CATEGORY_IDS_OF_P
     + """ AS ids
 SET p.category_ids = CASE WHEN size(ids) = 0 THEN null ELSE ids END
-"""
+WITH p
+MATCH (p)-[r:IN_CATEGORY]->(c:Category)
+SET """
+    + IN_CATEGORY_KEYS_OF_R
+    + "\n"
 )
 
 # Drops the CITES edges leaving the given papers that BUILD_CITES_OUT would not make (no reference of

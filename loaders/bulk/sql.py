@@ -260,11 +260,15 @@ SELECT * FROM props_Researcher WHERE id NOT IN (SELECT id FROM unclaimed);
 # --- derived -----------------------------------------------------------------------------------
 
 # Each paper's `category_ids` (graph/MODEL.md "Sort keys"): its IN_CATEGORY ends, sorted; null when none.
+# Each IN_CATEGORY edge's keys: the category's id and the paper's sort keys.
 PAPER_CATEGORY_IDS = """
 CREATE OR REPLACE TABLE paper_categories AS
 SELECT sid AS id, list_sort(list(eid)) AS category_ids FROM edge_IN_CATEGORY GROUP BY sid;
 CREATE OR REPLACE TABLE props_Paper AS
 SELECT p.*, c.category_ids FROM props_Paper p LEFT JOIN paper_categories c USING (id);
+CREATE OR REPLACE TABLE edge_IN_CATEGORY AS
+SELECT e.*, e.eid AS category, p.sort_cited, p.sort_date
+FROM edge_IN_CATEGORY e LEFT JOIN props_Paper p ON p.id = e.sid;
 """
 
 # Every Paper key as the canonical key a Ref holds (`doi:10.1/x`).

@@ -172,24 +172,35 @@ def test_claims_same_names_and_every_derived_edge_agree(
     assert bulk["same_name"] and bulk["coauthored"] and bulk["authored"]  # there was something to compare
 
 
-# Papers whose `category_ids` is not the sorted list of their IN_CATEGORY ends (absent when none), and
-# the papers listing any: [{wrong, listed}].
-CATEGORY_IDS_CHECK = """
+# Papers whose `category_ids` is not the sorted list of their IN_CATEGORY ends (absent when none), the
+# papers listing any, IN_CATEGORY edges whose keys are not their category's id and their paper's sort keys
+# (or are missing), and the edges: [{wrong, listed, stale, edges}].
+CATEGORY_KEYS_CHECK = """
 MATCH (p:Paper)
 WITH p, COLLECT { MATCH (p)-[:IN_CATEGORY]->(c:Category) RETURN c.id AS id ORDER BY id } AS ids
-RETURN count(CASE WHEN coalesce(p.category_ids, []) <> ids OR p.category_ids = [] THEN 1 END) AS wrong,
-       count(p.category_ids) AS listed
+WITH count(CASE WHEN coalesce(p.category_ids, []) <> ids OR p.category_ids = [] THEN 1 END) AS wrong,
+     count(p.category_ids) AS listed
+CALL () {
+  MATCH (p:Paper)-[r:IN_CATEGORY]->(c:Category)
+  RETURN count(CASE WHEN r.category = c.id AND r.sort_cited = p.sort_cited AND r.sort_date = p.sort_date
+                    THEN null ELSE 1 END) AS stale,
+         count(r) AS edges
+}
+RETURN wrong, listed, stale, edges
 """
 
 
 def test_each_paper_lists_its_categories_online_and_bulk(
     all_sources_graph: Driver, settings: Settings, import_driver: Driver, import_settings: Settings
 ) -> None:
-    """`category_ids` (the category pages' membership test) is each paper's IN_CATEGORY ends in both paths."""
+    """`category_ids` (the category pages' membership test) is each paper's IN_CATEGORY ends, and each
+    IN_CATEGORY edge carries its category's id and its paper's sort keys (the most-cited category page's
+    index), in both paths."""
     graphs = ((all_sources_graph, settings.neo4j_database), (import_driver, import_settings.neo4j_database))
     for driver, database in graphs:
-        found = driver.execute_query(CATEGORY_IDS_CHECK, database_=database).records[0]
+        found = driver.execute_query(CATEGORY_KEYS_CHECK, database_=database).records[0]
         assert found["wrong"] == 0 and found["listed"] > 100, (database, found)
+        assert found["stale"] == 0 and found["edges"] > found["listed"], (database, found)
 
 
 def test_import_into_a_remote_server_is_refused(build_dir: Path) -> None:

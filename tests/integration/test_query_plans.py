@@ -15,7 +15,7 @@ import pytest
 from neo4j import AsyncDriver, Driver
 
 from weft.graph.driver import open_async_driver
-from weft.graph.migrate import backfill_category_ids, backfill_sort_keys
+from weft.graph.migrate import backfill_category_ids, backfill_in_category_keys, backfill_sort_keys
 from weft.graph.reads import papers
 from weft.graph.reads.reader import GraphReader
 from weft.graph.settings import Settings
@@ -60,10 +60,12 @@ def graph(driver: Driver, settings: Settings) -> Driver:
 
 @pytest.fixture(scope="module")
 def backfilled(graph: Driver, settings: Settings) -> int:
-    """Sort keys and category ids set by the migration's backfills (the loaders' own path is tested with the
-    real data); returns how many sort keys were written."""
+    """Sort keys, category ids and IN_CATEGORY keys set by the migration's backfills (the loaders' own path
+    is tested with the real data); returns how many sort keys were written."""
     written = backfill_sort_keys(graph, settings.neo4j_database)
     assert backfill_category_ids(graph, settings.neo4j_database) == N // 7 + 1
+    assert backfill_in_category_keys(graph, settings.neo4j_database) == 3 * (N // 7 + 1)
+    assert backfill_in_category_keys(graph, settings.neo4j_database) == 0
     graph.execute_query("CALL db.resampleOutdatedIndexes()", database_=settings.neo4j_database)
     graph.execute_query("CALL db.awaitIndexes(300)", database_=settings.neo4j_database)
     return written
@@ -306,7 +308,7 @@ async def test_a_large_categorys_pages_walk_the_sort_index(
     assert seen == want
 
 
-@pytest.mark.parametrize("sort", SORTS)
+@pytest.mark.parametrize("sort", ["NEWEST", "OLDEST"])
 @pytest.mark.parametrize(("page_size", "walks"), [(7, True), (150, False)], ids=["walk", "gather"])
 def test_a_category_page_reads_its_papers_one_way(
     graph: Driver, settings: Settings, backfilled: int, sort: str, page_size: int, walks: bool
@@ -328,3 +330,29 @@ def test_a_category_page_reads_its_papers_one_way(
         assert any("$category IN p.category_ids" in str(op["args"].get("Details")) for op in ops)
     else:
         assert gathered == IN_C17
+
+
+@pytest.mark.parametrize("page_size", [7, 150])
+@pytest.mark.parametrize("after", [None, 40], ids=["first", "later"])
+def test_a_categorys_most_cited_page_reads_its_edges_in_index_order(
+    graph: Driver, settings: Settings, backfilled: int, page_size: int, after: int | None
+) -> None:
+    """Most cited in one category reads the category's IN_CATEGORY edges from their relationship index in
+    order: no sort of the category or of every paper (no operator holds its 429 papers), at most two
+    ranges (the cursor's ties, then lower counts) of a page and one row each."""
+    key = None
+    if after is not None:
+        records, _, _ = graph.execute_query(
+            "MATCH (p:Paper)-[:IN_CATEGORY]->(:Category {id: 'c17'}) RETURN p {.*} AS p "
+            "ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id SKIP $after LIMIT 1",
+            after=after,
+            database_=settings.neo4j_database,
+        )
+        key = papers.paper_key(records[0]["p"], "MOST_CITED")
+    params = every_page_params("MOST_CITED", key, False) | {"category": "c17", "limit": page_size + 1}
+    ops = list(operators(profile(graph, settings, q.CATEGORY_PAPER_PAGES["MOST_CITED"], params)))
+    seeks = [op for op in ops if "RelationshipIndexSeek" in kind(op)]
+    index = "IN_CATEGORY(category, sort_cited, sort_date)"
+    assert seeks and all(index in str(op["args"].get("Details")) for op in seeks)
+    assert not [kind(op) for op in ops if kind(op) in ("AllNodesScan", "NodeByLabelScan", "Sort")]
+    assert max(op["rows"] for op in ops) <= 2 * (page_size + 1) < IN_C17
