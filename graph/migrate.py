@@ -24,7 +24,8 @@ def migrate(driver: Driver, database: str) -> int:
 
 def backfill_sort_keys(driver: Driver, database: str) -> int:
     """Set `sort_cited`/`sort_date` on papers lacking them or holding stale values (a database loaded
-    before they existed, or a bulk import); returns how many properties were written."""
+    before they existed, or a bulk import), and their IN_CATEGORY edges' copies; returns how many
+    properties were written."""
     with translated_errors("backfilling sort keys"), driver.session(database=database) as session:
         summary = session.run(admin.BACKFILL_SORT_KEYS).consume()
     return summary.counters.properties_set
@@ -39,10 +40,15 @@ def backfill_category_ids(driver: Driver, database: str) -> int:
 
 
 def backfill_in_category_keys(driver: Driver, database: str) -> int:
-    """Set the keys of IN_CATEGORY edges lacking them or holding stale ones (after `backfill_sort_keys`);
-    returns how many properties were written."""
-    with translated_errors("backfilling category edge keys"), driver.session(database=database) as session:
-        summary = session.run(admin.BACKFILL_IN_CATEGORY_KEYS).consume()
+    """Set the keys of IN_CATEGORY edges lacking them (a database loaded before they existed): the pass
+    over every edge runs only when some edge is missing from their index; returns how many properties
+    were written."""
+    with translated_errors("backfilling category edge keys"):
+        records, _, _ = driver.execute_query(admin.IN_CATEGORY_KEYS_COVERAGE, database_=database)
+        if records[0]["keyed"] == records[0]["edges"]:
+            return 0
+        with driver.session(database=database) as session:
+            summary = session.run(admin.BACKFILL_IN_CATEGORY_KEYS).consume()
     return summary.counters.properties_set
 
 

@@ -69,14 +69,24 @@ SCHEMA_STATE: LiteralString = "SHOW INDEXES YIELD name, state RETURN name, state
 # Blocks until every index is online, so the first query after a migration can use it.
 AWAIT_INDEXES: LiteralString = "CALL db.awaitIndexes(300)"
 
-# Papers' sort keys (graph/MODEL.md, "Sort keys") set wherever they are missing or stale, in batches:
-# the loaders write them, so this only backfills a database loaded before they existed. Idempotent.
-BACKFILL_SORT_KEYS: LiteralString = """
+# Papers' sort keys (graph/MODEL.md, "Sort keys") set wherever they are missing or stale, with their
+# IN_CATEGORY edges' copies, in batches: the loaders write them, so this only backfills a database loaded
+# before they existed or a bulk import (neo4j-admin drops an undated paper's '' date). Idempotent.
+BACKFILL_SORT_KEYS: LiteralString = (
+    """
 MATCH (p:Paper)
 WITH p, coalesce(p.cited_by_count, 0) AS cited, coalesce(p.publication_date, toString(p.year), '') AS date
 WHERE p.sort_cited IS NULL OR p.sort_date IS NULL OR p.sort_cited <> cited OR p.sort_date <> date
-CALL (p, cited, date) { SET p.sort_cited = cited, p.sort_date = date } IN TRANSACTIONS OF 10000 ROWS
+CALL (p, cited, date) {
+  SET p.sort_cited = cited, p.sort_date = date
+  WITH p
+  MATCH (p)-[r:IN_CATEGORY]->(c:Category)
+  SET """
+    + IN_CATEGORY_KEYS_OF_R
+    + """
+} IN TRANSACTIONS OF 10000 ROWS
 """
+)
 
 # Papers' `category_ids` (graph/MODEL.md "Sort keys") set where missing and the paper is in a category:
 # the loaders write them, so this only backfills a database loaded before they existed. Idempotent.
@@ -89,10 +99,23 @@ CALL (p) { SET p.category_ids = """
 """
 )
 
+# How many IN_CATEGORY edges there are (the count store) and how many carry all three keys (the entries
+# of their index, `in_category_sort_cited`): edges, keyed. Seconds at 1M works, where reading every
+# edge's properties takes tens.
+IN_CATEGORY_KEYS_COVERAGE: LiteralString = """
+CALL () { MATCH ()-[r:IN_CATEGORY]->() RETURN count(r) AS edges }
+CALL () {
+  MATCH ()-[r:IN_CATEGORY]->()
+  WHERE r.category IS NOT NULL AND r.sort_cited IS NOT NULL AND r.sort_date IS NOT NULL
+  RETURN count(r) AS keyed
+}
+RETURN edges, keyed
+"""
+
 # IN_CATEGORY edges' keys (graph/MODEL.md "Sort keys") set wherever they are missing or differ from their
-# paper's and category's: after BACKFILL_SORT_KEYS (a database loaded before they existed, or a bulk
-# import, where neo4j-admin drops an undated paper's '' date). Idempotent. The edges are read inside the
-# subquery: read before it, the rows the SET could change would all be held first (an Eager plan).
+# paper's and category's, in batches: for a database loaded before the edges had them (the loaders and
+# BACKFILL_SORT_KEYS keep them). Idempotent. The edges are read inside the subquery: read before it,
+# the rows the SET could change would all be held first (an Eager plan).
 BACKFILL_IN_CATEGORY_KEYS: LiteralString = (
     """
 MATCH (p:Paper)

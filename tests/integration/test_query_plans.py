@@ -25,6 +25,7 @@ from weft.queries import read_papers as q
 N = 3000
 LIMIT = 20
 SORTS = ("MOST_CITED", "NEWEST", "OLDEST")
+IN_C17 = N // 7 + 1  # papers 0, 7, 14, ...: every 7th of the 3,000 (GRAPH)
 
 # Paper k: a count for 9 in 10 (500 distinct values: ties), a date of its own for most, only a year for
 # every 20th (five a year: ties, with equal counts too), neither for every 97th; one category holds every
@@ -61,11 +62,9 @@ def graph(driver: Driver, settings: Settings) -> Driver:
 @pytest.fixture(scope="module")
 def backfilled(graph: Driver, settings: Settings) -> int:
     """Sort keys, category ids and IN_CATEGORY keys set by the migration's backfills (the loaders' own path
-    is tested with the real data); returns how many sort keys were written."""
+    is tested with the real data); returns how many sort keys (papers' and their edges') were written."""
     written = backfill_sort_keys(graph, settings.neo4j_database)
-    assert backfill_category_ids(graph, settings.neo4j_database) == N // 7 + 1
-    assert backfill_in_category_keys(graph, settings.neo4j_database) == 3 * (N // 7 + 1)
-    assert backfill_in_category_keys(graph, settings.neo4j_database) == 0
+    assert backfill_category_ids(graph, settings.neo4j_database) == IN_C17
     graph.execute_query("CALL db.resampleOutdatedIndexes()", database_=settings.neo4j_database)
     graph.execute_query("CALL db.awaitIndexes(300)", database_=settings.neo4j_database)
     return written
@@ -81,7 +80,7 @@ async def reader(settings: Settings) -> AsyncIterator[GraphReader]:
 
 
 def test_backfill_sets_every_sort_key_once(graph: Driver, settings: Settings, backfilled: int) -> None:
-    assert backfilled == 2 * N
+    assert backfilled == 2 * N + 3 * IN_C17  # each paper's two, its edge's three (the edges' go with them)
     records, _, _ = graph.execute_query(
         "MATCH (p:Paper) RETURN count(*) AS n, "
         "count(CASE WHEN p.sort_cited = coalesce(p.cited_by_count, 0) THEN 1 END) AS cited, "
@@ -92,6 +91,40 @@ def test_backfill_sets_every_sort_key_once(graph: Driver, settings: Settings, ba
     assert (records[0]["n"], records[0]["cited"], records[0]["dated"]) == (N, N, N)
     assert records[0]["undated"] > 0
     assert backfill_sort_keys(graph, settings.neo4j_database) == 0
+    assert backfill_in_category_keys(graph, settings.neo4j_database) == 0
+
+
+# An IN_CATEGORY edge's keys differing from its paper's and category's, or missing: [{stale}].
+STALE_EDGES = """
+MATCH (p:Paper)-[r:IN_CATEGORY]->(c:Category)
+RETURN count(CASE WHEN r.category = c.id AND r.sort_cited = p.sort_cited AND r.sort_date = p.sort_date
+                  THEN null ELSE 1 END) AS stale
+"""
+
+
+def test_migrate_mends_edges_without_keys_and_follows_changed_counts(
+    graph: Driver, settings: Settings, backfilled: int
+) -> None:
+    """Edges left without keys (a database loaded before them) get them back; a paper whose count changed
+    under the sort keys takes its edges' keys along when its own are backfilled."""
+    db = settings.neo4j_database
+    graph.execute_query(
+        "MATCH (p:Paper)-[r:IN_CATEGORY]->() WITH r ORDER BY p.id LIMIT 5 REMOVE r.category, r.sort_date",
+        database_=db,
+    )
+    assert graph.execute_query(STALE_EDGES, database_=db).records[0]["stale"] == 5
+    assert backfill_in_category_keys(graph, db) == 3 * 5
+    graph.execute_query(
+        "MATCH (p:Paper)-[:IN_CATEGORY]->() WITH p ORDER BY p.id LIMIT 1 SET p.cited_by_count = 100000", database_=db
+    )
+    assert backfill_sort_keys(graph, db) == 2 + 3  # the paper's two keys (set together), its edge's three
+    found = graph.execute_query(
+        "MATCH (p:Paper {sort_cited: 100000})-[r:IN_CATEGORY]->() RETURN r.sort_cited AS cited", database_=db
+    ).records
+    assert [r["cited"] for r in found] == [100000]
+    graph.execute_query("MATCH (p:Paper {sort_cited: 100000}) SET p.cited_by_count = null", database_=db)
+    assert backfill_sort_keys(graph, db) == 2 + 3
+    assert graph.execute_query(STALE_EDGES, database_=db).records[0]["stale"] == 0
 
 
 # --- plans ----------------------------------------------------------------------------------------
@@ -283,7 +316,6 @@ async def test_pages_by_cursor_walk_the_full_order(
 
 # --- one category ---------------------------------------------------------------------------------
 
-IN_C17 = N // 7 + 1  # papers 0, 7, 14, ...: every 7th of the 3,000
 
 
 @pytest.mark.parametrize("sort", SORTS)
