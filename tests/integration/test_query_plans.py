@@ -317,7 +317,6 @@ async def test_pages_by_cursor_walk_the_full_order(
 # --- one category ---------------------------------------------------------------------------------
 
 
-
 @pytest.mark.parametrize("sort", SORTS)
 async def test_a_large_categorys_pages_walk_the_sort_index(
     graph: Driver, settings: Settings, backfilled: int, reader: GraphReader, sort: str
