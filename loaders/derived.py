@@ -60,9 +60,9 @@ def recompute(
     created: AbstractSet[str] = frozenset(),
     reaffiliated: set[str] | None = None,
 ) -> int:
-    """Claims, then CITES, STATES_AFFILIATION, papers' `category_ids`, AFFILIATED_WITH, COAUTHORED_WITH and
-    SAME_NAME_AS for the touched ids; returns the bumped data_version. `progress(step, done, total)` hears
-    each chunk done.
+    """Claims, then CITES, STATES_AFFILIATION, papers' `category_ids` (and their IN_CATEGORY edges' keys),
+    AFFILIATED_WITH, COAUTHORED_WITH and SAME_NAME_AS for the touched ids; returns the bumped data_version.
+    `progress(step, done, total)` hears each chunk done.
 
     Co-author pairs: a paper new in this load (`created`) is added to its pairs' weights; every pair of
     a `moved` researcher (one whose authorships moved: merged, renamed, released, claimed; None means
