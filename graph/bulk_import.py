@@ -10,6 +10,7 @@ did not start.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from collections.abc import Callable
@@ -123,6 +124,31 @@ def _tail(text: str, lines: int = 25) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
+# neo4j-admin import's output: each phase starts with `<phase>, started <date> <time>` and ends with
+# `Done in <duration>`; the whole with `IMPORT DONE in <duration>.` (progress bars in between).
+_PHASE_STARTED = re.compile(r"^(?P<phase>\S.*), started \d{4}-\d{2}-\d{2} ")
+
+
+def admin_progress(echo: Callable[[str], object]) -> Callable[[str], None]:
+    """A listener for neo4j-admin import's output lines that says each phase as it starts and ends, and
+    the end of the import: a few lines a phase, where the import runs for minutes at a million works."""
+    phase = ""
+
+    def hear(line: str) -> None:
+        nonlocal phase
+        text = line.strip()
+        if started := _PHASE_STARTED.match(text):
+            phase = started["phase"]
+            echo(f"  {phase} …")
+        elif text.startswith("Done in ") and phase:
+            echo(f"  {phase}: done in {text.removeprefix('Done in ')}")
+            phase = ""
+        elif text.startswith("IMPORT DONE"):
+            echo(f"  {text.rstrip('. ')}")
+
+    return hear
+
+
 def failure_summary(output: str) -> str:
     """The lines of neo4j-admin output that say why an import failed (causes, not stack frames)."""
     keep = [
@@ -175,7 +201,7 @@ def import_built(settings: Settings, csv_dir: Path, echo: Callable[[str], object
     args = admin_import_args(csv_dir, manifest, settings.neo4j_database, report_file)
     echo(f"neo4j-admin database import full into {settings.neo4j_database} from {csv_dir}")
     admin_began = time.monotonic()
-    result = local_server.run_admin(instance, args)
+    result = local_server.run_admin(instance, args, on_line=admin_progress(echo))
     admin_seconds = time.monotonic() - admin_began
     output = result.stdout + result.stderr
     if result.returncode != 0:
@@ -194,7 +220,7 @@ def import_built(settings: Settings, csv_dir: Path, echo: Callable[[str], object
     echo(local_server.start(settings, echo=echo))
     with open_driver(settings) as driver:
         check_connectivity(driver, "connecting after the import")
-        migrate(driver, settings.neo4j_database)
+        migrate(driver, settings.neo4j_database, echo=echo)
         found = counts(driver, settings.neo4j_database)
     return ImportSummary(
         counts=found,

@@ -247,8 +247,12 @@ def _set_initial_password(instance: Instance) -> None:
         raise Unavailable(f"setting the initial password failed:\n{result.stdout}{result.stderr}")
 
 
-def run_admin(instance: Instance, args: list[str]) -> subprocess.CompletedProcess[str]:
-    """Run `neo4j-admin ARGS` from the same jars against this instance."""
+def run_admin(
+    instance: Instance, args: list[str], on_line: Callable[[str], object] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `neo4j-admin ARGS` from the same jars against this instance. With `on_line`, its output (stdout
+    and stderr together, in `stdout`) is also handed over line by line as it comes: an import runs for
+    minutes."""
     env = dict(os.environ, NEO4J_HOME=str(instance.home), NEO4J_CONF=str(instance.conf_dir))
     cmd = [
         "java",
@@ -258,7 +262,17 @@ def run_admin(instance: Instance, args: list[str]) -> subprocess.CompletedProces
         ADMIN_TOOL,
         *args,
     ]
-    return subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    if on_line is None:
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    lines: list[str] = []
+    with subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, errors="replace"
+    ) as process:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.append(line)
+            on_line(line.rstrip("\n"))
+    return subprocess.CompletedProcess(cmd, process.returncode, "".join(lines), "")
 
 
 def _admin_failure(what: str, result: subprocess.CompletedProcess[str]) -> Unavailable:

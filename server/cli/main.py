@@ -75,9 +75,10 @@ def neo4j_status() -> None:
 
 @app.command("migrate")
 def migrate_command() -> None:
-    """Create every constraint and index (IF NOT EXISTS: safe to run again)."""
+    """Create every constraint and index and backfill derived keys a database loaded by an older Weft lacks
+    (IF NOT EXISTS, idempotent: safe to run again); says each step as it ends."""
     with connected() as (driver, settings):
-        n = migrate(driver, settings.neo4j_database)
+        n = migrate(driver, settings.neo4j_database, echo=typer.echo)
     typer.echo(f"{n} constraints and indexes in place")
 
 

@@ -26,6 +26,7 @@ from weft.graph.migrate import counts
 from weft.graph.settings import Settings
 from weft.loaders.bulk.build import BuildSummary, build_paths
 from weft.loaders.reader import Item, data_files, read_records
+from weft.queries import admin
 from weft.server.cli import app
 
 COAUTHORS = "MATCH (a:Researcher)-[c:COAUTHORED_WITH]->(b:Researcher) RETURN a.id AS a, b.id AS b, c.weight AS w"
@@ -54,9 +55,12 @@ def build_dir(built: BuildSummary) -> Path:
     return built.out
 
 
+IMPORT_SAID: list[str] = []  # what the import said as it went
+
+
 @pytest.fixture(scope="module")
 def imported(import_settings: Settings, build_dir: Path) -> ImportSummary:
-    return import_built(import_settings, build_dir, echo=lambda m: None)
+    return import_built(import_settings, build_dir, echo=IMPORT_SAID.append)
 
 
 @pytest.fixture(scope="module")
@@ -201,6 +205,25 @@ def test_each_paper_lists_its_categories_online_and_bulk(
         found = driver.execute_query(CATEGORY_KEYS_CHECK, database_=database).records[0]
         assert found["wrong"] == 0 and found["listed"] > 100, (database, found)
         assert found["stale"] == 0 and found["edges"] > found["listed"], (database, found)
+
+
+def test_the_import_says_each_step_as_it_goes(imported: ImportSummary) -> None:
+    """neo4j-admin's phases as they start and end, then each migration step with what it wrote."""
+    steps = [m.strip() for m in IMPORT_SAID]
+    assert (
+        steps.index("Nodes …")
+        < steps.index("Relationships …")
+        < next(i for i, m in enumerate(steps) if m.startswith("IMPORT DONE in "))
+    )
+    assert any(m.startswith("Relationships: done in ") for m in steps)
+    migration = [m for m in steps if "backfilled" in m or "constraints and indexes online" in m]
+    assert [m.split(":")[0].split(" (")[0] for m in migration] == [
+        f"{len(admin.CONSTRAINTS) + len(admin.INDEXES)} constraints and indexes online",
+        "papers' sort keys",
+        "papers' category ids",
+        "category edges' keys",
+    ]
+    assert "category edges' keys: 0 properties backfilled" in " ".join(migration)  # weft build wrote them
 
 
 def test_import_into_a_remote_server_is_refused(build_dir: Path) -> None:
