@@ -224,7 +224,8 @@ CATEGORY_IDS_OF_P: LiteralString = "COLLECT { MATCH (p)-[:IN_CATEGORY]->(c:Categ
 
 # The keys an IN_CATEGORY edge `r` from `p` to `c` carries (graph/MODEL.md "Sort keys"): the category's id
 # and the paper's sort keys, which the relationship index `in_category_sort_cited` orders one category's
-# papers by. A SET clause's items: SET_CATEGORY_IDS and admin.BACKFILL_IN_CATEGORY_KEYS both use it.
+# papers by. A SET clause's items: SET_CATEGORY_IDS, admin.BACKFILL_SORT_KEYS and
+# admin.BACKFILL_IN_CATEGORY_KEYS use it.
 IN_CATEGORY_KEYS_OF_R: LiteralString = "r.category = c.id, r.sort_cited = p.sort_cited, r.sort_date = p.sort_date"
 
 # Sets `category_ids` of the given papers (removed when a paper has none) and the keys of their

@@ -195,8 +195,8 @@ _DATE_TIE: _Branch = (
 )
 
 
-def _most_cited_page(extra: LiteralString = "", scope: LiteralString = "") -> LiteralString:
-    """MOST_CITED from the key on: the cursor's ties, then lower counts."""
+def _most_cited_page() -> LiteralString:
+    """MOST_CITED from the key on: the cursor's ties, then lower counts (one category's: _CATEGORY_MOST_CITED)."""
     return _index_page(
         [
             (
@@ -210,8 +210,8 @@ def _most_cited_page(extra: LiteralString = "", scope: LiteralString = "") -> Li
             ),
         ],
         "p.sort_cited DESC, p.sort_date DESC, p.id",
-        extra,
-        scope,
+        "",
+        "",
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from neo4j import AsyncDriver, Driver
 
+from tests.integration.test_bulk_path import CATEGORY_KEYS_CHECK
 from weft.graph.driver import open_async_driver
 from weft.graph.migrate import backfill_category_ids, backfill_in_category_keys, backfill_sort_keys
 from weft.graph.reads import papers
@@ -94,14 +95,6 @@ def test_backfill_sets_every_sort_key_once(graph: Driver, settings: Settings, ba
     assert backfill_in_category_keys(graph, settings.neo4j_database) == 0
 
 
-# An IN_CATEGORY edge's keys differing from its paper's and category's, or missing: [{stale}].
-STALE_EDGES = """
-MATCH (p:Paper)-[r:IN_CATEGORY]->(c:Category)
-RETURN count(CASE WHEN r.category = c.id AND r.sort_cited = p.sort_cited AND r.sort_date = p.sort_date
-                  THEN null ELSE 1 END) AS stale
-"""
-
-
 def test_migrate_mends_edges_without_keys_and_follows_changed_counts(
     graph: Driver, settings: Settings, backfilled: int
 ) -> None:
@@ -112,7 +105,7 @@ def test_migrate_mends_edges_without_keys_and_follows_changed_counts(
         "MATCH (p:Paper)-[r:IN_CATEGORY]->() WITH r ORDER BY p.id LIMIT 5 REMOVE r.category, r.sort_date",
         database_=db,
     )
-    assert graph.execute_query(STALE_EDGES, database_=db).records[0]["stale"] == 5
+    assert graph.execute_query(CATEGORY_KEYS_CHECK, database_=db).records[0]["stale"] == 5
     assert backfill_in_category_keys(graph, db) == 3 * 5
     graph.execute_query(
         "MATCH (p:Paper)-[:IN_CATEGORY]->() WITH p ORDER BY p.id LIMIT 1 SET p.cited_by_count = 100000", database_=db
@@ -124,7 +117,7 @@ def test_migrate_mends_edges_without_keys_and_follows_changed_counts(
     assert [r["cited"] for r in found] == [100000]
     graph.execute_query("MATCH (p:Paper {sort_cited: 100000}) SET p.cited_by_count = null", database_=db)
     assert backfill_sort_keys(graph, db) == 2 + 3
-    assert graph.execute_query(STALE_EDGES, database_=db).records[0]["stale"] == 0
+    assert graph.execute_query(CATEGORY_KEYS_CHECK, database_=db).records[0]["stale"] == 0
 
 
 # --- plans ----------------------------------------------------------------------------------------
