@@ -7,6 +7,10 @@ returns them, so read statements pass through `lean`, which sets them to null in
 projection (Cypher's map projection has no way to drop a key). A node held in a map is projected as
 `head([one IN [x.node] | one {.*}])`, since a projection needs a variable. The unit tests check that
 `UNREAD` names every source of graph/sources.py.
+
+A page of nodes whose selection is known (`picked`) returns only the properties that selection reads, as
+the list of their values in the order of a parameter naming them (graph/reads/page.py `unpicked` makes the
+map again): a paper's abstract is most of its size, and a list asking titles need not carry it.
 """
 
 from typing import LiteralString
@@ -19,3 +23,21 @@ UNREAD: LiteralString = (
 def lean(statement: LiteralString) -> LiteralString:
     """`statement` with each `{.*}` map projection leaving out the properties no read uses."""
     return statement.replace("{.*}", "{.*, " + UNREAD + "}")
+
+
+def picked(node: LiteralString, props: LiteralString) -> LiteralString:
+    """`node`'s values of the properties the list `props` names (a parameter such as `$papers.props`), in
+    that order; its `lean` map of every property when `props` is null (a selection the caller cannot read)."""
+    return (
+        "CASE WHEN "
+        + props
+        + " IS NULL THEN "
+        + node
+        + " {.*, "
+        + UNREAD
+        + "} ELSE [k IN "
+        + props
+        + " | "
+        + node
+        + "[k]] END"
+    )

@@ -2,7 +2,7 @@
 
 from typing import LiteralString
 
-from weft.queries.projection import UNREAD, lean
+from weft.queries.projection import UNREAD, lean, picked
 from weft.queries.read_researchers import METRICS_OF_WHO
 
 # The papers answering each key of $keys ([{property, value}], most specific first), with the key's rank:
@@ -78,7 +78,9 @@ _SORTED_PAGE: LiteralString = lean(
     CASE WHEN $sort = 'OLDEST' THEN '' ELSE p.sort_date END DESC,
     p.id
   LIMIT $limit
-  RETURN collect(p {.*}) AS page
+  RETURN collect("""
+    + picked("p", "$props")
+    + """) AS page
 }
 """
 )
@@ -182,7 +184,9 @@ def _index_page(
   WITH p ORDER BY """
         + order
         + """ LIMIT $limit
-  RETURN collect(p {.*}) AS page
+  RETURN collect("""
+        + picked("p", "$props")
+        + """) AS page
 }
 """
     )
@@ -284,7 +288,8 @@ RETURN total, page
 # index (`in_category_sort_cited`), the cursor's ties and then lower counts, each up to $limit (and the
 # rest of its last tie, for the ids). The ORDER BY names `r.category` too: without the index's first key
 # the planner does not see the index order and sorts the whole category.
-_CATEGORY_MOST_CITED: LiteralString = lean("""
+_CATEGORY_MOST_CITED: LiteralString = lean(
+    """
 MATCH (c:Category {id: $category})
 WITH c, COUNT { (c)<-[:IN_CATEGORY]-() } AS total
 CALL () {
@@ -299,10 +304,13 @@ CALL () {
     WITH p ORDER BY r.category DESC, r.sort_cited DESC, r.sort_date DESC, p.id LIMIT $limit RETURN p
   }
   WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id LIMIT $limit
-  RETURN collect(p {.*}) AS page
+  RETURN collect("""
+    + picked("p", "$props")
+    + """) AS page
 }
 RETURN total, page
-""")
+"""
+)
 
 # The papers of one category ($category, an id) in $sort order, no other filter: total (the category's
 # degree), page (at most $limit node maps). MOST_CITED reads ~$limit edges from the category's own index
@@ -426,14 +434,18 @@ OPTIONAL CALL (p) {
     CASE WHEN $cited_by.sort = 'OLDEST' THEN coalesce(q.publication_date, toString(q.year), '9999') ELSE '' END ASC,
     q.id
   WITH collect(q) AS found
-  RETURN {total: size(found), page: [x IN found[$cited_by.skip..$cited_by.end] | x {.*}]} AS cited_by
+  RETURN {total: size(found), page: [x IN found[$cited_by.skip..$cited_by.end] | """
+    + picked("x", "$cited_by.props")
+    + """]} AS cited_by
 }
 OPTIONAL CALL (p) {
   WITH p WHERE $references IS NOT NULL
   OPTIONAL MATCH (p)-[:CITES]->(q:Paper)
   WITH q ORDER BY coalesce(q.cited_by_count, 0) DESC, q.id
   WITH collect(q) AS found
-  RETURN {total: size(found), page: [x IN found[$references.skip..$references.end] | x {.*}]} AS references
+  RETURN {total: size(found), page: [x IN found[$references.skip..$references.end] | """
+    + picked("x", "$references.props")
+    + """]} AS references
 }
 RETURN p {.*} AS node, authors, categories, cited_by, references
 """

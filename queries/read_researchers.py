@@ -2,7 +2,7 @@
 
 from typing import LiteralString
 
-from weft.queries.projection import UNREAD, lean
+from weft.queries.projection import UNREAD, lean, picked
 
 # The researchers answering each key of $keys ([{property, value}]), with the key's rank: rank, n.
 # A fragment: RESEARCHER_LOOKUP and RESEARCHER_PROFILE continue it.
@@ -220,7 +220,9 @@ OPTIONAL CALL (r) {
     CASE WHEN $papers.sort = 'MOST_CITED' THEN coalesce(p.publication_date, '') ELSE '' END DESC,
     p.id
   WITH collect(p) AS found
-  RETURN {total: size(found), page: [x IN found[$papers.skip..$papers.end] | x {.*}]} AS papers
+  RETURN {total: size(found), page: [x IN found[$papers.skip..$papers.end] | """
+    + picked("x", "$papers.props")
+    + """]} AS papers
 }
 OPTIONAL CALL (r) {
   WITH r WHERE $coauthors IS NOT NULL

@@ -19,6 +19,23 @@ class Page:
     total: int
 
 
+Props = tuple[str, ...] | None
+"""The node properties a page's selection reads (queries/projection.py `picked`); None: every property."""
+
+
+def unpicked(values: list[Any], props: Props) -> list[Row]:
+    """The node maps of a page read with `picked(node, props)`: each list of values zipped with `props`, the
+    unset ones left out as `{.*}` leaves them out; the maps as read when `props` is None."""
+    if props is None:
+        return values
+    return [{k: v for k, v in zip(props, row, strict=True) if v is not None} for row in values]
+
+
+def props_param(props: Props) -> list[str] | None:
+    """The `props` parameter of a `picked` page."""
+    return None if props is None else list(props)
+
+
 def keys_param(keys: list[IdKey]) -> list[dict[str, Any]]:
     """The `$keys` parameter of a *_LOOKUP query (aliases are looked up separately)."""
     return [{"property": k.property, "value": k.value} for k in keys if k.property != "alias"]

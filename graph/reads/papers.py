@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from weft.graph.identity.lookup import parse_paper_id
-from weft.graph.reads.page import Page, Row, keys_param
+from weft.graph.reads.page import Page, Props, Row, keys_param, props_param, unpicked
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_papers as q
 
@@ -67,6 +67,10 @@ class PaperKey(NamedTuple):
     id: str
 
 
+KEY_PROPS = ("id", "sort_cited", "sort_date")
+"""The properties `paper_key` reads."""
+
+
 def paper_key(row: Row, sort: str) -> PaperKey:
     """The key of a paper (its node map) in a list sorted by `sort` (NEWEST, OLDEST, MOST_CITED)."""
     date: str = row.get("sort_date") or ""
@@ -111,13 +115,17 @@ def _start(sort: str, after: PaperKey | None) -> dict[str, Any]:
 
 
 async def paper_page(
-    reader: GraphReader, where: PaperFilter, sort: str, after: PaperKey | None, limit: int
+    reader: GraphReader, where: PaperFilter, sort: str, after: PaperKey | None, limit: int, props: Props = None
 ) -> KeyedPage:
     """Papers matching `where` in `sort` order (NEWEST, OLDEST, MOST_CITED): `limit` of them after the
     key `after` (None: from the start). Without a researcher, institution or category the list is read
     in index order from the cursor on; with one, that smaller set is sorted, except that one large
-    category (and nothing else) is also read in index order (q.CATEGORY_PAPER_PAGES)."""
+    category (and nothing else) is also read in index order (q.CATEGORY_PAPER_PAGES). `props`: the
+    properties the caller reads of each paper (the sort keys and the id, which the cursor needs, are added)."""
+    if props is not None:
+        props = tuple(dict.fromkeys((*props, *KEY_PROPS)))
     params: dict[str, Any] = {
+        "props": props_param(props),
         "researcher": where.researcher,
         "institutions": where.institutions,
         "categories": where.categories,
@@ -140,7 +148,7 @@ async def paper_page(
         params.update(_start(sort, after))
         query = q.EVERY_PAPER_PAGES[(sort, narrowed)]
     row = await reader.one(query, params, "listing papers")
-    rows: list[Row] = row["page"] if row else []
+    rows = unpicked(row["page"], props) if row else []
     return KeyedPage(rows=rows[:limit], total=row["total"] if row else 0, has_more=len(rows) > limit)
 
 
@@ -201,19 +209,21 @@ async def references_pages(reader: GraphReader, keys: list[ReferencesKey]) -> di
 
 @dataclass(frozen=True)
 class CitedByPart:
-    """The page of citing papers a paper page folds."""
+    """The page of citing papers a paper page folds; `props`: the properties its papers' selection reads."""
 
     sort: str
     skip: int
     limit: int
+    props: Props = None
 
 
 @dataclass(frozen=True)
 class ReferencesPart:
-    """The page of cited papers a paper page folds."""
+    """The page of cited papers a paper page folds; `props`: the properties its papers' selection reads."""
 
     skip: int
     limit: int
+    props: Props = None
 
 
 @dataclass(frozen=True)
@@ -245,10 +255,19 @@ class PaperParts:
             },
             "cited_by": None
             if cited_by is None
-            else {"sort": cited_by.sort, "skip": cited_by.skip, "end": cited_by.skip + cited_by.limit},
+            else {
+                "sort": cited_by.sort,
+                "skip": cited_by.skip,
+                "end": cited_by.skip + cited_by.limit,
+                "props": props_param(cited_by.props),
+            },
             "references": None
             if references is None
-            else {"skip": references.skip, "end": references.skip + references.limit},
+            else {
+                "skip": references.skip,
+                "end": references.skip + references.limit,
+                "props": props_param(references.props),
+            },
         }
 
 
@@ -294,6 +313,12 @@ async def paper_details(reader: GraphReader, raw_id: str, parts: PaperParts) -> 
         node=row["node"],
         authorships=[{"paper_id": pid, **a} for a in authors],
         categories=[{"paper_id": pid, **c} for c in categories],
-        cited_by=Page(cited_by.get("page") or [], cited_by.get("total") or 0),
-        references=Page(references.get("page") or [], references.get("total") or 0),
+        cited_by=Page(
+            unpicked(cited_by.get("page") or [], parts.cited_by.props if parts.cited_by else None),
+            cited_by.get("total") or 0,
+        ),
+        references=Page(
+            unpicked(references.get("page") or [], parts.references.props if parts.references else None),
+            references.get("total") or 0,
+        ),
     )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from weft.graph.identity.lookup import parse_researcher_id
-from weft.graph.reads.page import Page, Row, keys_param
+from weft.graph.reads.page import Page, Props, Row, keys_param, props_param, unpicked
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_researchers as q
 
@@ -86,13 +86,15 @@ async def coauthor_pages(reader: GraphReader, keys: list[CoauthorPageKey]) -> di
 
 @dataclass(frozen=True)
 class PapersPart:
-    """The page of a researcher's papers a profile folds (no category filter): sort, window, years."""
+    """The page of a researcher's papers a profile folds (no category filter): sort, window, years, and the
+    properties its papers' selection reads (`props`)."""
 
     sort: str
     skip: int
     limit: int
     year_from: int | None = None
     year_to: int | None = None
+    props: Props = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,7 @@ class ProfileParts:
                 "end": papers.skip + papers.limit,
                 "year_from": papers.year_from,
                 "year_to": papers.year_to,
+                "props": props_param(papers.props),
             },
             "coauthors": None
             if coauthors is None
@@ -206,7 +209,9 @@ async def researcher_profile(reader: GraphReader, raw_id: str, parts: ProfilePar
         most_cited=row["most_cited"],
         institutions=[{"id": rid, **x} for x in institutions],
         same_name=[{"id": rid, **x} for x in same_name],
-        papers=Page(papers.get("page") or [], papers.get("total") or 0),
+        papers=Page(
+            unpicked(papers.get("page") or [], parts.papers.props if parts.papers else None), papers.get("total") or 0
+        ),
         coauthors=Page(coauthors.get("page") or [], coauthors.get("total") or 0),
         coauthor_stats=coauthors.get("metrics") or [],
     )

@@ -7,13 +7,14 @@ from typing import Annotated
 import strawberry
 
 from weft.graph.reads import papers
+from weft.graph.reads.page import Props
 from weft.schema.context import Info
 from weft.schema.support import prefetch
 from weft.schema.support.connection import After, Connection, First, PaperSortArg, paper_connection
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import paper_filter
 from weft.schema.support.paging import KeyWindow, key_window
-from weft.schema.types.paper import Paper, fold_paper, prime_paper
+from weft.schema.types.paper import Paper, fold_paper, paper_props, prime_paper
 from weft.schema.types.paper_filter_input import PaperFilterInput
 
 
@@ -52,7 +53,9 @@ class PaperQuery:
     ) -> Connection[Paper]:
         page = key_window(first, after, "MOST_CITED")
         where = await paper_filter(info, category, year_from, year_to, institution, researcher)
-        found = await papers.paper_page(info.context.reader, where, "MOST_CITED", _key(page), page.limit)
+        found = await papers.paper_page(
+            info.context.reader, where, "MOST_CITED", _key(page), page.limit, _node_props(info)
+        )
         return paper_connection(found, "MOST_CITED", page, Paper.from_record)
 
     @strawberry.field(name="papers", description="Papers matching a filter, in the order asked.")
@@ -69,8 +72,19 @@ class PaperQuery:
         where = await paper_filter(
             info, f.category, f.year_from, f.year_to, f.institution, f.researcher, f.min_citations, prefix="filter."
         )
-        found = await papers.paper_page(info.context.reader, where, sort.name, _key(page), page.limit)
+        found = await papers.paper_page(
+            info.context.reader, where, sort.name, _key(page), page.limit, _node_props(info)
+        )
         return paper_connection(found, sort.name, page, Paper.from_record)
+
+
+def _node_props(info: Info) -> Props:
+    """The properties the connection's papers are asked for (every property when not folding)."""
+    return prefetch.fold(info, _props_of_nodes) if prefetch.FOLDING else None
+
+
+def _props_of_nodes(sel: prefetch.Selection) -> Props:
+    return paper_props(sel.every("edges", "node"))
 
 
 def _key(page: KeyWindow) -> papers.PaperKey | None:

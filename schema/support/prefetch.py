@@ -35,7 +35,7 @@ folding changes how many round trips a request takes, never an answer. `FOLDING`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
@@ -132,6 +132,13 @@ class Selection:
         """True when any of `names` is asked."""
         return any(f.name in names for f in self.fields)
 
+    def every(self, *path: str) -> list[Selection]:
+        """What each field along `path` asks, through every alias (`at` follows only the first of each name)."""
+        found: list[Selection] = [self]
+        for name in path:
+            found = [f.selection for s in found for f in s.all(name)]
+        return found
+
     def at(self, *path: str) -> Selection:
         """What the first field of each name along `path` asks (empty when one of them is not asked)."""
         here = self
@@ -207,6 +214,25 @@ def collect_fields(
     """The fields `sets` ask of `of` by response key, fragments flattened, as graphql-core collects them
     (with no variables: for a document whose @skip/@include, if any, take literals)."""
     return _Walk(schema, fragments, VariableValues(sources={}, coerced={})).grouped(of, sets)
+
+
+NodeReads = Mapping[str, tuple[str, ...]]
+"""What each field of a node type reads of the node's properties (a type module's `*_READS`)."""
+
+
+def node_props(selections: list[Selection], reads: NodeReads) -> tuple[str, ...] | None:
+    """The node properties `selections` of one node type read, `id` first; None (every property) when one of
+    them asks a field `reads` does not list. A folded page reads only these (queries/projection.py `picked`)."""
+    props: dict[str, None] = {"id": None}
+    for sel in selections:
+        for f in sel.fields:
+            if f.name == "__typename":
+                continue
+            needed = reads.get(f.name)
+            if needed is None:
+                return None
+            props.update(dict.fromkeys(needed))
+    return tuple(props)
 
 
 def prime(loader: DataLoader[K, V], key: K, value: V) -> None:

@@ -14,14 +14,16 @@ import strawberry
 from weft.graph.identity.ids import KEY_PROPERTIES
 from weft.graph.identity.lookup import paper_path
 from weft.graph.reads import semantic
+from weft.graph.reads.page import Props
 from weft.graph.reads.papers import CitedByPart, PaperDetails, PaperParts, ReferencesPart
+from weft.graph.sources import SOURCE_KEYS
 from weft.schema.context import Info
 from weft.schema.support.connection import After, Connection, First, connection
 from weft.schema.support.dataloaders import Loaders
 from weft.schema.support.eager import eager
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.paging import check_range, window
-from weft.schema.support.prefetch import Selection, prime
+from weft.schema.support.prefetch import NodeReads, Selection, node_props, prime
 from weft.schema.support.values import Identity, SourceCount, source_counts
 from weft.schema.types.authorship import Authorship
 from weft.schema.types.entity import Entity, resolve_ids
@@ -29,6 +31,43 @@ from weft.schema.types.paper_category import PaperCategory
 from weft.schema.types.paper_version import PaperVersion
 from weft.schema.types.researcher import connection_window, enum_name, metrics_asked
 from weft.schema.types.similar_paper import SimilarPaper
+
+PAPER_READS: NodeReads = {
+    "id": (),
+    "title": ("title",),
+    "year": ("year",),
+    "publicationDate": ("publication_date",),
+    "citedByCount": ("cited_by_count",),
+    "doi": ("doi",),
+    "ids": tuple(prop for _, prop in KEY_PROPERTIES["Paper"]),
+    "slug": ("title",),
+    "canonicalUrl": ("arxiv_id", "openalex_id", "title"),
+    "arxivId": ("arxiv_id",),
+    "abstract": ("abstract",),
+    "type": ("type",),
+    "language": ("language",),
+    "venue": ("venue",),
+    "license": ("license",),
+    "pdfUrl": ("pdf_url",),
+    "versions": ("versions",),
+    "citedByCountSources": tuple(f"cited_by_count_{source}" for source in SOURCE_KEYS),
+    "referencedWorksCount": ("referenced_works_count",),
+    "isAuthorsTruncated": ("is_authors_truncated",),
+    "authors": (),
+    "categories": (),
+    "citedBy": (),
+    "references": (),
+    "similar": (),
+    "vectorModel": (),
+}
+"""The properties each Paper field reads beside `id` (the fields below that load by id read none): a folded
+page of papers reads just what its selection needs (prefetch.node_props). Every field is listed (a unit test
+checks), so a new field must say what it reads."""
+
+
+def paper_props(selections: list[Selection]) -> Props:
+    """The properties `selections` of Paper nodes read (None: every property)."""
+    return node_props(selections, PAPER_READS)
 
 
 @strawberry.type(description="A scholarly work (one node per real paper, whatever source described it).")
@@ -201,10 +240,17 @@ def fold_paper(sel: Selection) -> PaperParts:
         author_stats=metrics,
         author_paper_counts=paper_counts,
         categories=sel.asks("categories"),
-        cited_by=CitedByPart(enum_name(cited_by.args["sort"]), cited_window.skip, cited_window.limit)
+        cited_by=CitedByPart(
+            enum_name(cited_by.args["sort"]),
+            cited_window.skip,
+            cited_window.limit,
+            paper_props(sel.every("citedBy", "edges", "node")),
+        )
         if cited_by is not None and cited_window is not None
         else None,
-        references=ReferencesPart(references_window.skip, references_window.limit)
+        references=ReferencesPart(
+            references_window.skip, references_window.limit, paper_props(sel.every("references", "edges", "node"))
+        )
         if references_window is not None
         else None,
     )

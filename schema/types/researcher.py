@@ -279,14 +279,18 @@ def _fold_fields(asked: AskedField | None) -> tuple[str, int] | None:
     return (asked.args["scheme"], asked.args["first"])
 
 
-def _fold_papers(asked: AskedField | None) -> PapersPart | None:
+def _fold_papers(sel: Selection) -> PapersPart | None:
+    from weft.schema.types.paper import paper_props
+
+    asked = sel.first("papers")
     if asked is None or asked.args["category"] is not None:  # a category is looked up first: not folded
         return None
     page = connection_window(asked)
     if page is None:
         return None
     args = asked.args
-    return PapersPart(enum_name(args["sort"]), page.skip, page.limit, args["yearFrom"], args["yearTo"])
+    props = paper_props(sel.every("papers", "edges", "node"))  # every alias: the page is primed for each
+    return PapersPart(enum_name(args["sort"]), page.skip, page.limit, args["yearFrom"], args["yearTo"], props)
 
 
 def _fold_coauthors(asked: AskedField | None) -> CoauthorsPart | None:
@@ -312,7 +316,7 @@ def fold_profile(sel: Selection) -> ProfileParts:
         institutions=sel.asks("institutions"),
         same_name=sel.asks("sameName"),
         fields=_fold_fields(sel.first("fields")),
-        papers=_fold_papers(sel.first("papers")),
+        papers=_fold_papers(sel),
         coauthors=_fold_coauthors(sel.first("coauthors")),
     )
 

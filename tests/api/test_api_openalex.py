@@ -659,6 +659,55 @@ def test_fragments_and_directives_fold(client: GraphQLClient, monkeypatch, no: b
         assert client.data(FRAGMENTED, {"id": BUTCHER, "no": no}) == folded
 
 
+# --- folded pages read only the properties their papers are asked (issue 9) --------------------
+
+EVERY_PAPER_FIELD = """id slug canonicalUrl title year publicationDate citedByCount doi arxivId abstract type language
+  venue license pdfUrl referencedWorksCount isAuthorsTruncated ids { source id url } versions { version date }
+  citedByCountSources { source value }"""
+
+PICKED_PAGES = [
+    (
+        "query($id: String!) { researcher(id: $id) { papers(first: 30, sort: MOST_CITED) { edges { node { %s } } } } }",
+        BUTCHER,
+    ),
+    ("query($id: String!) { paper(id: $id) { citedBy(first: 30) { edges { node { %s } } } } }", OA_PAPER),
+    ("query($id: String!) { paper(id: $id) { references(first: 30) { edges { node { %s } } } } }", "W3045921891"),
+    ("query($id: String!) { mostCited(first: 40, researcher: $id) { edges { cursor node { %s } } } }", BUTCHER),
+    ("query($id: String!) { papers(filter: {researcher: $id}, first: 40) { edges { cursor node { %s } } } }", BUTCHER),
+]
+
+
+@pytest.mark.parametrize(("query", "id_"), PICKED_PAGES)
+@pytest.mark.parametrize("fields", [EVERY_PAPER_FIELD, "title", "canonicalUrl citedByCountSources { value }"])
+def test_a_folded_page_of_papers_answers_every_field_as_whole_nodes_do(
+    client: GraphQLClient, monkeypatch, query: str, id_: str, fields: str
+) -> None:
+    folded = client.data(query % fields, {"id": id_})
+    page = next(iter(folded.values()))
+    nodes = [e["node"] for e in (page if "edges" in page else next(iter(page.values())))["edges"]]
+    assert len(nodes) >= 3
+    if fields == EVERY_PAPER_FIELD:  # what the whole node holds shows up: the projection lost nothing
+        assert all(n["ids"] and n["canonicalUrl"] for n in nodes)
+        for asked in ("abstract", "title", "citedByCountSources"):
+            assert any(n[asked] for n in nodes), asked
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query % fields, {"id": id_}) == folded
+
+
+def test_aliases_of_one_folded_page_each_get_what_they_ask(client: GraphQLClient, monkeypatch) -> None:
+    query = """query($id: String!) { researcher(id: $id) {
+      papers(first: 5) { edges { node { title } } }
+      again: papers(first: 5) { edges { node { abstract doi } alias: node { year } } }
+    } }"""
+    folded = client.data(query, {"id": BUTCHER})["researcher"]
+    assert client.cypher_queries == 1
+    assert all(e["node"]["abstract"] and e["alias"]["year"] for e in folded["again"]["edges"])
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query, {"id": BUTCHER})["researcher"] == folded
+
+
 # --- the institution page in one query, lists paged by key (issue 9) ---------------------------
 
 ROSTER_DECOYS = {
