@@ -421,6 +421,7 @@ OPTIONAL CALL (p) {
 OPTIONAL CALL (p) {
   WITH p WHERE $want.categories
   MATCH (p)-[e:IN_CATEGORY]->(c:Category)
+  WHERE $want.category_scheme IS NULL OR c.scheme = $want.category_scheme
   WITH c, coalesce(e.primary, false) AS primary, e.score AS score
   ORDER BY primary DESC, coalesce(score, 0.0) DESC, c.key
   RETURN collect({category: c {.id, .key, .name, .scheme, .level}, primary: primary, score: score}) AS categories

@@ -239,6 +239,8 @@ class PaperParts:
     author_stats: bool = False
     author_paper_counts: bool = False
     categories: bool = False
+    category_scheme: str | None = None
+    """Only the categories of this scheme (None: every one): when every `categories` field asks it."""
     cited_by: CitedByPart | None = None
     references: ReferencesPart | None = None
 
@@ -252,6 +254,7 @@ class PaperParts:
                 "author_stats": self.author_stats,
                 "author_paper_counts": self.author_paper_counts,
                 "categories": self.categories,
+                "category_scheme": self.category_scheme,
             },
             "cited_by": None
             if cited_by is None

@@ -7,6 +7,7 @@ from typing import Any
 import strawberry
 
 from weft.schema.context import Info
+from weft.schema.support.dataloaders import load_each
 from weft.schema.support.eager import eager
 from weft.schema.types.refs import InstitutionRef, ResearcherRef
 
@@ -42,5 +43,5 @@ class Authorship:
         from weft.schema.types.institution import Institution
 
         ids = list(self.props.get("institution_ids") or [])
-        found = await info.context.data.institution.load_many(ids)
+        found = await load_each(info.context.data.institution, ids)
         return [Institution.from_record(f) for f in found if f is not None]

@@ -23,7 +23,7 @@ from weft.schema.support.dataloaders import Loaders
 from weft.schema.support.eager import eager
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.paging import check_range, window
-from weft.schema.support.prefetch import NodeReads, Selection, node_props, prime
+from weft.schema.support.prefetch import AskedField, NodeReads, Selection, node_props, prime
 from weft.schema.support.values import Identity, SourceCount, source_counts
 from weft.schema.types.authorship import Authorship
 from weft.schema.types.entity import Entity, resolve_ids
@@ -240,6 +240,7 @@ def fold_paper(sel: Selection) -> PaperParts:
         author_stats=metrics,
         author_paper_counts=paper_counts,
         categories=sel.asks("categories"),
+        category_scheme=_one_scheme(sel.all("categories")),
         cited_by=CitedByPart(
             enum_name(cited_by.args["sort"]),
             cited_window.skip,
@@ -254,6 +255,13 @@ def fold_paper(sel: Selection) -> PaperParts:
         if references_window is not None
         else None,
     )
+
+
+def _one_scheme(asked: list[AskedField]) -> str | None:
+    """The scheme every `categories` field asks, if they all ask the same one: the categories folded and primed
+    are then those alone, which is all any of those fields shows (else every category is read)."""
+    schemes = {f.args["scheme"] for f in asked}
+    return schemes.pop() if len(schemes) == 1 else None
 
 
 def prime_paper(data: Loaders, parts: PaperParts, details: PaperDetails) -> None:
