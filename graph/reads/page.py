@@ -11,16 +11,18 @@ Row = dict[str, Any]
 """One node's properties, or one result row, as the driver gives it."""
 
 
+Props = tuple[str, ...] | None
+"""The node properties a page's selection reads (queries/projection.py `picked`); None: every property."""
+
+
 @dataclass(frozen=True)
 class Page:
-    """One page of a longer list: the rows shown and how many the whole list has."""
+    """One page of a longer list: the rows shown, how many the whole list has, and the properties its node
+    maps hold when it was read for one selection (None: whole nodes; prefetch.covers)."""
 
     rows: list[Row]
     total: int
-
-
-Props = tuple[str, ...] | None
-"""The node properties a page's selection reads (queries/projection.py `picked`); None: every property."""
+    props: Props = None
 
 
 def unpicked(values: list[Any], props: Props) -> list[Row]:
@@ -29,6 +31,11 @@ def unpicked(values: list[Any], props: Props) -> list[Row]:
     if props is None:
         return values
     return [{k: v for k, v in zip(props, row, strict=True) if v is not None} for row in values]
+
+
+def picked_page(part: Row, props: Props) -> Page:
+    """A folded page part {total, page} read with `picked` for `props`."""
+    return Page(unpicked(part.get("page") or [], props), part.get("total") or 0, props)
 
 
 def props_param(props: Props) -> list[str] | None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from weft.graph.identity.lookup import parse_paper_id
-from weft.graph.reads.page import Page, Props, Row, keys_param, props_param, unpicked
+from weft.graph.reads.page import Page, Props, Row, keys_param, picked_page, props_param, unpicked
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_papers as q
 
@@ -316,12 +316,6 @@ async def paper_details(reader: GraphReader, raw_id: str, parts: PaperParts) -> 
         node=row["node"],
         authorships=[{"paper_id": pid, **a} for a in authors],
         categories=[{"paper_id": pid, **c} for c in categories],
-        cited_by=Page(
-            unpicked(cited_by.get("page") or [], parts.cited_by.props if parts.cited_by else None),
-            cited_by.get("total") or 0,
-        ),
-        references=Page(
-            unpicked(references.get("page") or [], parts.references.props if parts.references else None),
-            references.get("total") or 0,
-        ),
+        cited_by=picked_page(cited_by, parts.cited_by.props if parts.cited_by else None),
+        references=picked_page(references, parts.references.props if parts.references else None),
     )

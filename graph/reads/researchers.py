@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from weft.graph.identity.lookup import parse_researcher_id
-from weft.graph.reads.page import Page, Props, Row, keys_param, props_param, unpicked
+from weft.graph.reads.page import Page, Props, Row, keys_param, picked_page, props_param
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_researchers as q
 
@@ -209,9 +209,7 @@ async def researcher_profile(reader: GraphReader, raw_id: str, parts: ProfilePar
         most_cited=row["most_cited"],
         institutions=[{"id": rid, **x} for x in institutions],
         same_name=[{"id": rid, **x} for x in same_name],
-        papers=Page(
-            unpicked(papers.get("page") or [], parts.papers.props if parts.papers else None), papers.get("total") or 0
-        ),
+        papers=picked_page(papers, parts.papers.props if parts.papers else None),
         coauthors=Page(coauthors.get("page") or [], coauthors.get("total") or 0),
         coauthor_stats=coauthors.get("metrics") or [],
     )

@@ -235,6 +235,17 @@ def node_props(selections: list[Selection], reads: NodeReads) -> tuple[str, ...]
     return tuple(props)
 
 
+def covers(held: tuple[str, ...] | None, info: Info, reads: Callable[[Selection], tuple[str, ...] | None]) -> bool:
+    """Whether a page whose node maps hold the properties `held` (None: whole nodes) has every property this
+    field's selection reads (`reads` of it, kept by the plan like any fold). A page is primed under its field's
+    key with what the folding root's selection asked; another field of the same key elsewhere in the document
+    may ask more, and then reads the page again whole."""
+    if held is None:
+        return True
+    mine = fold(info, reads)
+    return mine is not None and all(p in held for p in mine)
+
+
 def prime(loader: DataLoader[K, V], key: K, value: V) -> None:
     """Put a folded value in this request's DataLoader cache under the key its field resolver loads."""
     loader.prime(key, value)

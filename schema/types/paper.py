@@ -13,7 +13,7 @@ import strawberry
 
 from weft.graph.identity.ids import KEY_PROPERTIES
 from weft.graph.identity.lookup import paper_path
-from weft.graph.reads import semantic
+from weft.graph.reads import papers, semantic
 from weft.graph.reads.page import Props
 from weft.graph.reads.papers import CitedByPart, PaperDetails, PaperParts, ReferencesPart
 from weft.graph.sources import SOURCE_KEYS
@@ -23,7 +23,7 @@ from weft.schema.support.dataloaders import Loaders
 from weft.schema.support.eager import eager
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.paging import check_range, window
-from weft.schema.support.prefetch import AskedField, NodeReads, Selection, node_props, prime
+from weft.schema.support.prefetch import AskedField, NodeReads, Selection, covers, node_props, prime
 from weft.schema.support.values import Identity, SourceCount, source_counts
 from weft.schema.types.authorship import Authorship
 from weft.schema.types.entity import Entity, resolve_ids
@@ -68,6 +68,11 @@ checks), so a new field must say what it reads."""
 def paper_props(selections: list[Selection]) -> Props:
     """The properties `selections` of Paper nodes read (None: every property)."""
     return node_props(selections, PAPER_READS)
+
+
+def connection_props(sel: Selection) -> Props:
+    """The properties the papers of a connection of papers (`sel`: what the field asks) read."""
+    return paper_props(sel.every("edges", "node"))
 
 
 @strawberry.type(description="A scholarly work (one node per real paper, whatever source described it).")
@@ -185,7 +190,10 @@ class Paper(Entity):
         ] = PaperSort.MOST_CITED,
     ) -> Connection[Paper]:
         page = window(first, after)
-        found = await info.context.data.cited_by.load((self.id, sort.name, page.skip, page.limit))
+        key = (self.id, sort.name, page.skip, page.limit)
+        found = await info.context.data.cited_by.load(key)
+        if not covers(found.props, info, connection_props):
+            found = (await papers.cited_by_pages(info.context.reader, [key]))[key]
         return connection(found, page, Paper.from_record)
 
     @strawberry.field(description="Loaded papers this one cites, most cited first.")
@@ -197,7 +205,10 @@ class Paper(Entity):
         after: After = None,
     ) -> Connection[Paper]:
         page = window(first, after)
-        found = await info.context.data.references.load((self.id, page.skip, page.limit))
+        key = (self.id, page.skip, page.limit)
+        found = await info.context.data.references.load(key)
+        if not covers(found.props, info, connection_props):
+            found = (await papers.references_pages(info.context.reader, [key]))[key]
         return connection(found, page, Paper.from_record)
 
     @strawberry.field(

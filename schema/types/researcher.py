@@ -14,7 +14,7 @@ import strawberry
 
 from weft.graph.errors import InvalidInput
 from weft.graph.reads import semantic
-from weft.graph.reads.papers import ResearcherPageKey
+from weft.graph.reads.papers import ResearcherPageKey, researcher_paper_pages
 from weft.graph.reads.researchers import CoauthorPageKey, CoauthorsPart, PapersPart, Profile, ProfileParts
 from weft.schema.context import Info
 from weft.schema.support.connection import (
@@ -32,7 +32,7 @@ from weft.schema.support.eager import eager
 from weft.schema.support.enums import CoauthorSort, PaperSort
 from weft.schema.support.filters import category_ids
 from weft.schema.support.paging import Window, check_range, window
-from weft.schema.support.prefetch import AskedField, Selection, prime
+from weft.schema.support.prefetch import AskedField, Selection, covers, prime
 from weft.schema.support.values import Identity, SourceCount, source_counts
 from weft.schema.types.affiliation import Affiliation
 from weft.schema.types.author_positions import AuthorPositions
@@ -189,12 +189,14 @@ class Researcher(NamedEntity):
         year_from: YearFromArg = None,
         year_to: YearToArg = None,
     ) -> Connection[PaperRef]:
-        from weft.schema.types.paper import Paper
+        from weft.schema.types.paper import Paper, connection_props
 
         page = window(first, after)
         categories = await category_ids(info, category)
         key = _papers_key(self.id, categories, year_from, year_to, sort.name, page)
         found = await info.context.data.researcher_papers.load(key)
+        if not covers(found.props, info, connection_props):
+            found = (await researcher_paper_pages(info.context.reader, [key]))[key]
         return connection(found, page, Paper.from_record)
 
     @strawberry.field(description="Co-authors with the number of shared papers, heaviest first by default.")

@@ -708,6 +708,24 @@ def test_aliases_of_one_folded_page_each_get_what_they_ask(client: GraphQLClient
         assert client.data(query, {"id": BUTCHER})["researcher"] == folded
 
 
+def test_a_field_meeting_a_page_folded_for_fewer_properties_reads_it_whole(client: GraphQLClient, monkeypatch) -> None:
+    """The folded page of Butcher's papers holds titles alone; the same page reached again below (Butcher is an
+    author of his papers) asks abstracts, so it is read again, whole."""
+    query = """query($id: String!) { researcher(id: $id) { id papers(first: 3) { edges { node { title
+      authors { researcher { id papers(first: 3) { edges { node { abstract } } } } } } } } } }"""
+    folded = client.data(query, {"id": BUTCHER})["researcher"]
+    again = [
+        a["researcher"]["papers"]
+        for e in folded["papers"]["edges"]
+        for a in e["node"]["authors"]
+        if a["researcher"]["id"] == folded["id"]
+    ]
+    assert len(again) == 3 and any(e["node"]["abstract"] for e in again[0]["edges"])
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query, {"id": BUTCHER})["researcher"] == folded
+
+
 # --- the institution page in one query, lists paged by key (issue 9) ---------------------------
 
 ROSTER_DECOYS = {
