@@ -25,9 +25,12 @@ def lean(statement: LiteralString) -> LiteralString:
     return statement.replace("{.*}", "{.*, " + UNREAD + "}")
 
 
-def picked(node: LiteralString, props: LiteralString) -> LiteralString:
+def picked(node: LiteralString, props: LiteralString, *extras: tuple[LiteralString, LiteralString]) -> LiteralString:
     """`node`'s values of the properties the list `props` names (a parameter such as `$papers.props`), in
-    that order; its `lean` map of every property when `props` is null (a selection the caller cannot read)."""
+    that order, then the value of each (key, expression) of `extras`; its `lean` map of every property, with
+    the extras as keys, when `props` is null (a selection the caller cannot read)."""
+    keyed: LiteralString = "".join(", " + key + ": " + expression for key, expression in extras)
+    listed: LiteralString = "".join(" + [" + expression + "]" for _, expression in extras)
     return (
         "CASE WHEN "
         + props
@@ -35,9 +38,12 @@ def picked(node: LiteralString, props: LiteralString) -> LiteralString:
         + node
         + " {.*, "
         + UNREAD
+        + keyed
         + "} ELSE [k IN "
         + props
         + " | "
         + node
-        + "[k]] END"
+        + "[k]]"
+        + listed
+        + " END"
     )

@@ -2,7 +2,7 @@
 
 from typing import LiteralString
 
-from weft.queries.projection import UNREAD, lean, picked
+from weft.queries.projection import lean, picked
 
 # The researchers answering each key of $keys ([{property, value}]), with the key's rank: rank, n.
 # A fragment: RESEARCHER_LOOKUP and RESEARCHER_PROFILE continue it.
@@ -245,10 +245,13 @@ OPTIONAL CALL (r) {
                     i10_index: i10_index}) AS metrics
   }
   RETURN {total: size(found), metrics: metrics,
-          page: [x IN shown | {researcher: head([one IN [x.researcher] | one {.*, """
-    + UNREAD
-    + """,
-    paper_count: CASE WHEN $coauthors.paper_counts THEN COUNT { (one)-[:AUTHORED]->() } END}]),
+          page: [x IN shown | {researcher: head([one IN [x.researcher] | """
+    + picked(
+        "one",
+        "$coauthors.props",
+        ("paper_count", "CASE WHEN $coauthors.paper_counts THEN COUNT { (one)-[:AUTHORED]->() } END"),
+    )
+    + """]),
                                weight: x.weight, first_year: x.first_year, last_year: x.last_year}]} AS coauthors
 }
 RETURN r {.*} AS node,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from weft.graph.identity.lookup import parse_researcher_id
-from weft.graph.reads.page import Page, Props, Row, keys_param, picked_page, props_param
+from weft.graph.reads.page import Page, Props, Row, keys_param, picked_page, props_param, unpicked_in
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_researchers as q
 
@@ -100,7 +100,8 @@ class PapersPart:
 @dataclass(frozen=True)
 class CoauthorsPart:
     """The page of co-authors a profile folds; `stats`: with the metrics of the co-authors on it;
-    `paper_counts`: with each one's paper count in its node map (`paper_count`)."""
+    `paper_counts`: with each one's paper count in its node map (`paper_count`); `props`: the properties
+    its co-authors' selection reads."""
 
     min_weight: int
     sort: str
@@ -108,6 +109,7 @@ class CoauthorsPart:
     limit: int
     stats: bool = False
     paper_counts: bool = False
+    props: Props = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,7 @@ class ProfileParts:
                 "end": coauthors.skip + coauthors.limit,
                 "stats": coauthors.stats,
                 "paper_counts": coauthors.paper_counts,
+                "props": props_param(coauthors.props),
             },
         }
 
@@ -210,6 +213,14 @@ async def researcher_profile(reader: GraphReader, raw_id: str, parts: ProfilePar
         institutions=[{"id": rid, **x} for x in institutions],
         same_name=[{"id": rid, **x} for x in same_name],
         papers=picked_page(papers, parts.papers.props if parts.papers else None),
-        coauthors=Page(coauthors.get("page") or [], coauthors.get("total") or 0),
+        coauthors=_coauthor_page(coauthors, parts.coauthors.props if parts.coauthors else None),
         coauthor_stats=coauthors.get("metrics") or [],
     )
+
+
+def _coauthor_page(part: Row, props: Props) -> Page:
+    """The folded co-author page {total, page}, each co-author read with `picked` for `props` and its paper
+    count (queries/read_researchers.py RESEARCHER_PROFILE)."""
+    rows: list[Row] = part.get("page") or []
+    with_count = None if props is None else (*props, "paper_count")
+    return Page(unpicked_in(rows, "researcher", with_count), part.get("total") or 0, props)

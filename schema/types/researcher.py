@@ -14,8 +14,17 @@ import strawberry
 
 from weft.graph.errors import InvalidInput
 from weft.graph.reads import semantic
+from weft.graph.reads.page import Props
 from weft.graph.reads.papers import ResearcherPageKey, researcher_paper_pages
-from weft.graph.reads.researchers import CoauthorPageKey, CoauthorsPart, PapersPart, Profile, ProfileParts
+from weft.graph.reads.researchers import (
+    CoauthorPageKey,
+    CoauthorsPart,
+    PapersPart,
+    Profile,
+    ProfileParts,
+    coauthor_pages,
+)
+from weft.graph.sources import SOURCE_KEYS
 from weft.schema.context import Info
 from weft.schema.support.connection import (
     After,
@@ -32,7 +41,7 @@ from weft.schema.support.eager import eager
 from weft.schema.support.enums import CoauthorSort, PaperSort
 from weft.schema.support.filters import category_ids
 from weft.schema.support.paging import Window, check_range, window
-from weft.schema.support.prefetch import AskedField, Selection, covers, prime
+from weft.schema.support.prefetch import AskedField, NodeReads, Selection, covers, node_props, prime
 from weft.schema.support.values import Identity, SourceCount, source_counts
 from weft.schema.types.affiliation import Affiliation
 from weft.schema.types.author_positions import AuthorPositions
@@ -44,6 +53,41 @@ from weft.schema.types.named_entity import NamedEntity, resolve_alt_names
 from weft.schema.types.refs import PaperRef
 from weft.schema.types.same_name_researcher import SameNameResearcher
 from weft.schema.types.similar_researcher import SimilarResearcher
+
+RESEARCHER_READS: NodeReads = {
+    "id": (),
+    "ids": ("openalex_id", "s2_id", "orcid"),
+    "identities": ("openalex_id", "s2_id", "orcid"),
+    "slug": ("name",),
+    "canonicalUrl": ("name",),
+    "name": ("name",),
+    "altNames": ("alt_names",),
+    "orcid": ("orcid",),
+    "isPerson": ("is_person",),
+    "pageRank": ("page_rank",),
+    "community": ("community",),
+    "paperCount": (),
+    "citationCount": (),
+    "hIndex": (),
+    "i10Index": (),
+    "worksCount": tuple(f"works_count_{source}" for source in SOURCE_KEYS),
+    "citedByCountSources": tuple(f"cited_by_count_{source}" for source in SOURCE_KEYS),
+    "authorPositions": (),
+    "fields": (),
+    "mostCitedPaper": (),
+    "sameName": (),
+    "institutions": (),
+    "papers": (),
+    "coauthors": (),
+    "similarResearchers": (),
+}
+"""The properties each Researcher field reads beside `id` (the metrics come from their DataLoader, or a paper
+count read with the node); every field is listed (a unit test checks). See schema/types/paper.py PAPER_READS."""
+
+
+def coauthor_props(sel: Selection) -> Props:
+    """The properties the co-authors of a `coauthors` connection (`sel`: what the field asks) read."""
+    return node_props(sel.every("edges", "node", "researcher"), RESEARCHER_READS)
 
 
 @strawberry.type(
@@ -215,7 +259,10 @@ class Researcher(NamedEntity):
     ) -> Connection[Coauthor]:
         page = window(first, after)
         check_range("minWeight", min_weight, 1, 1_000_000)
-        found = await info.context.data.coauthors.load(_coauthors_key(self.id, min_weight, sort.name, page))
+        key = _coauthors_key(self.id, min_weight, sort.name, page)
+        found = await info.context.data.coauthors.load(key)
+        if not covers(found.props, info, coauthor_props):
+            found = (await coauthor_pages(info.context.reader, [key]))[key]
         return connection(found, page, Coauthor.from_record)
 
     @strawberry.field(
@@ -295,14 +342,17 @@ def _fold_papers(sel: Selection) -> PapersPart | None:
     return PapersPart(enum_name(args["sort"]), page.skip, page.limit, args["yearFrom"], args["yearTo"], props)
 
 
-def _fold_coauthors(asked: AskedField | None) -> CoauthorsPart | None:
+def _fold_coauthors(sel: Selection) -> CoauthorsPart | None:
+    asked = sel.first("coauthors")
     if asked is None or not 1 <= asked.args["minWeight"] <= 1_000_000:
         return None
     page = connection_window(asked)
     if page is None:
         return None
     stats, counts = metrics_asked(asked.selection.at("edges", "node", "researcher"))
-    return CoauthorsPart(asked.args["minWeight"], enum_name(asked.args["sort"]), page.skip, page.limit, stats, counts)
+    props = node_props(sel.every("coauthors", "edges", "node", "researcher"), RESEARCHER_READS)  # every alias
+    args = asked.args
+    return CoauthorsPart(args["minWeight"], enum_name(args["sort"]), page.skip, page.limit, stats, counts, props)
 
 
 def fold_profile(sel: Selection) -> ProfileParts:
@@ -319,7 +369,7 @@ def fold_profile(sel: Selection) -> ProfileParts:
         same_name=sel.asks("sameName"),
         fields=_fold_fields(sel.first("fields")),
         papers=_fold_papers(sel),
-        coauthors=_fold_coauthors(sel.first("coauthors")),
+        coauthors=_fold_coauthors(sel),
     )
 
 

@@ -677,6 +677,48 @@ PICKED_PAGES = [
 ]
 
 
+EVERY_RESEARCHER_FIELD = """id slug canonicalUrl name altNames orcid isPerson pageRank community paperCount
+  ids { source id url } identities { source id } worksCount { source value } citedByCountSources { source value }"""
+
+
+@pytest.mark.parametrize("fields", [EVERY_RESEARCHER_FIELD, "name", "paperCount orcid", "hIndex ids { id }"])
+def test_a_folded_page_of_coauthors_answers_every_field_as_whole_nodes_do(
+    client: GraphQLClient, monkeypatch, fields: str
+) -> None:
+    query = "query($id: String!) { researcher(id: $id) { coauthors(first: 30) { edges { node { weight researcher {"
+    query += " %s } } } } } }"
+    folded = client.data(query % fields, {"id": BUTCHER})["researcher"]
+    assert client.cypher_queries == 1
+    people = [e["node"]["researcher"] for e in folded["coauthors"]["edges"]]
+    assert len(people) == 30
+    if fields == EVERY_RESEARCHER_FIELD:
+        assert all(p["name"] and p["ids"] for p in people)
+        for asked in ("orcid", "altNames", "worksCount", "citedByCountSources"):
+            assert any(p[asked] for p in people), asked
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query % fields, {"id": BUTCHER})["researcher"] == folded
+
+
+def test_a_coauthor_page_met_again_below_asking_more_is_read_whole(client: GraphQLClient, monkeypatch) -> None:
+    """Butcher's folded co-author page holds names alone; his most cited paper's authors include him, and his
+    same page asked there wants works counts: it is read again, whole."""
+    query = """query($id: String!) { researcher(id: $id) {
+      id coauthors(first: 3) { edges { node { researcher { name } } } }
+      mostCitedPaper { authors { researcher { id coauthors(first: 3) { edges { node { researcher {
+        name worksCount { value } } } } } } } } } }"""
+    folded = client.data(query, {"id": BUTCHER})["researcher"]
+    again = [
+        a["researcher"]["coauthors"]
+        for a in folded["mostCitedPaper"]["authors"]
+        if a["researcher"]["id"] == folded["id"]
+    ]
+    assert len(again) == 1 and any(e["node"]["researcher"]["worksCount"] for e in again[0]["edges"])
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query, {"id": BUTCHER})["researcher"] == folded
+
+
 @pytest.mark.parametrize(("query", "id_"), PICKED_PAGES)
 @pytest.mark.parametrize("fields", [EVERY_PAPER_FIELD, "title", "canonicalUrl citedByCountSources { value }"])
 def test_a_folded_page_of_papers_answers_every_field_as_whole_nodes_do(

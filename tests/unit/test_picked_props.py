@@ -3,15 +3,17 @@ selection reads (prefetch.node_props over schema/types/paper.py PAPER_READS) and
 
 from __future__ import annotations
 
+import pytest
 from graphql import GraphQLObjectType, OperationDefinitionNode, get_named_type, parse
 from graphql.execution.values import VariableValues
 
-from weft.graph.reads.page import unpicked
+from weft.graph.reads.page import unpicked, unpicked_in
 from weft.graph.reads.papers import KEY_PROPS, PaperKey, paper_key
 from weft.queries.projection import UNREAD, picked
 from weft.schema.root import build_schema
-from weft.schema.support.prefetch import Selection, _Walk, node_props
+from weft.schema.support.prefetch import NodeReads, Selection, _Walk, node_props
 from weft.schema.types.paper import PAPER_READS, paper_props
+from weft.schema.types.researcher import RESEARCHER_READS
 
 SCHEMA = build_schema()._schema
 
@@ -29,10 +31,11 @@ def selection(text: str, variables: dict[str, object] | None = None) -> Selectio
     return walk.selection(get_named_type(field.type), [root.selection_set])  # type: ignore[union-attr,list-item]
 
 
-def test_every_paper_field_says_what_it_reads() -> None:
-    paper = SCHEMA.get_type("Paper")
-    assert isinstance(paper, GraphQLObjectType)
-    assert set(PAPER_READS) == set(paper.fields)
+@pytest.mark.parametrize(("type_name", "reads"), [("Paper", PAPER_READS), ("Researcher", RESEARCHER_READS)])
+def test_every_field_says_what_it_reads(type_name: str, reads: NodeReads) -> None:
+    found = SCHEMA.get_type(type_name)
+    assert isinstance(found, GraphQLObjectType)
+    assert set(reads) == set(found.fields)
 
 
 def test_a_page_reads_what_every_alias_of_its_nodes_asks() -> None:
@@ -56,6 +59,14 @@ def test_a_field_the_table_does_not_list_reads_every_property() -> None:
     sel = selection("{ mostCited { edges { node { title abstract } } } }")
     assert node_props(sel.every("edges", "node"), {"title": ("title",)}) is None
     assert paper_props(sel.every("edges", "node")) == ("id", "title", "abstract")
+
+
+def test_nodes_inside_rows_become_maps_again() -> None:
+    rows = [{"weight": 2, "researcher": ["r1", "Ada", None]}]
+    assert unpicked_in(rows, "researcher", ("id", "name", "paper_count")) == [
+        {"weight": 2, "researcher": {"id": "r1", "name": "Ada"}}
+    ]
+    assert unpicked_in(rows, "researcher", None) is rows
 
 
 def test_values_become_maps_without_the_unset_properties() -> None:
