@@ -2,7 +2,7 @@
 
 from typing import LiteralString
 
-from weft.queries.projection import UNREAD, lean, picked
+from weft.queries.projection import lean, picked
 from weft.queries.read_researchers import METRICS_OF_WHO
 
 # The papers answering each key of $keys ([{property, value}], most specific first), with the key's rank:
@@ -124,7 +124,7 @@ WITH collect(p) AS found
 # $tie_cited, $tie_date, $tie_id: the cursor's own sort values (papers equal to them with a larger id);
 # $below_cited, $below_date, $above_date: papers strictly past the cursor's value; $undated_after: the
 # undated papers after this id (OLDEST lists them last). $min_cited is $min_citations or 0.
-# Returns total, page (at most $limit node maps). EVERY_PAPER_PAGES[(sort, narrowed)] is the query.
+# Returns total, page (at most $limit node maps). EVERY_PAPER_PAGES[(sort, narrowed, after)] is the query.
 _YEARS: LiteralString = """($year_from IS NULL OR p.year >= $year_from)
     AND ($year_to IS NULL OR p.year <= $year_to)"""
 _MIN_CITED: LiteralString = "($min_citations IS NULL OR p.sort_cited >= $min_citations)"
@@ -199,62 +199,58 @@ _DATE_TIE: _Branch = (
 )
 
 
-def _most_cited_page() -> LiteralString:
-    """MOST_CITED from the key on: the cursor's ties, then lower counts (one category's: _CATEGORY_MOST_CITED)."""
-    return _index_page(
-        [
-            (
-                "p.sort_cited = $tie_cited AND p.sort_date <= $tie_date AND (p.sort_date < $tie_date OR p.id > $tie_id)"
-                " AND p.sort_cited >= $min_cited",
-                "p.sort_cited DESC, p.sort_date DESC, p.id",
-            ),
-            (
-                "p.sort_cited < $below_cited AND p.sort_cited >= $min_cited AND p.sort_date IS NOT NULL",
-                "p.sort_cited DESC, p.sort_date DESC, p.id",
-            ),
-        ],
+def _most_cited_page(ties: bool = True) -> LiteralString:
+    """MOST_CITED from the key on: the cursor's ties (unless `ties` is False: the first page has no cursor),
+    then lower counts (one category's: _CATEGORY_MOST_CITED)."""
+    tied: _Branch = (
+        "p.sort_cited = $tie_cited AND p.sort_date <= $tie_date AND (p.sort_date < $tie_date OR p.id > $tie_id)"
+        " AND p.sort_cited >= $min_cited",
         "p.sort_cited DESC, p.sort_date DESC, p.id",
-        "",
-        "",
     )
-
-
-def _newest_page(extra: LiteralString = "", scope: LiteralString = "") -> LiteralString:
-    """NEWEST from the key on: the cursor's ties, then earlier dates."""
-    return _index_page(
-        [_DATE_TIE, ("p.sort_date < $below_date AND " + _MIN_CITED, "p.sort_date DESC, p.id")],
-        "p.sort_date DESC, p.id",
-        extra,
-        scope,
+    below: _Branch = (
+        "p.sort_cited < $below_cited AND p.sort_cited >= $min_cited AND p.sort_date IS NOT NULL",
+        "p.sort_cited DESC, p.sort_date DESC, p.id",
     )
+    return _index_page([tied, below] if ties else [below], "p.sort_cited DESC, p.sort_date DESC, p.id", "", "")
 
 
-def _oldest_page(extra: LiteralString = "", scope: LiteralString = "") -> LiteralString:
-    """OLDEST from the key on: the cursor's ties, later dates, then the undated papers after $undated_after."""
-    return _index_page(
-        [
-            _DATE_TIE,
-            ("p.sort_date > $above_date AND " + _MIN_CITED, "p.sort_date, p.id"),
-            ("p.sort_date = '' AND p.id > $undated_after AND " + _MIN_CITED, "p.id"),
-        ],
-        "p.sort_date = '', p.sort_date, p.id",
-        extra,
-        scope,
-    )
+def _newest_page(extra: LiteralString = "", scope: LiteralString = "", ties: bool = True) -> LiteralString:
+    """NEWEST from the key on: the cursor's ties (unless `ties` is False), then earlier dates."""
+    earlier: _Branch = ("p.sort_date < $below_date AND " + _MIN_CITED, "p.sort_date DESC, p.id")
+    return _index_page([_DATE_TIE, earlier] if ties else [earlier], "p.sort_date DESC, p.id", extra, scope)
+
+
+def _oldest_page(extra: LiteralString = "", scope: LiteralString = "", ties: bool = True) -> LiteralString:
+    """OLDEST from the key on: the cursor's ties (unless `ties` is False), later dates, then the undated
+    papers after $undated_after."""
+    later: list[_Branch] = [
+        ("p.sort_date > $above_date AND " + _MIN_CITED, "p.sort_date, p.id"),
+        ("p.sort_date = '' AND p.id > $undated_after AND " + _MIN_CITED, "p.id"),
+    ]
+    return _index_page([_DATE_TIE, *later] if ties else later, "p.sort_date = '', p.sort_date, p.id", extra, scope)
 
 
 _MOST_CITED_FROM_KEY: LiteralString = lean(_most_cited_page() + "RETURN total, page\n")
 _NEWEST_FROM_KEY: LiteralString = lean(_newest_page() + "RETURN total, page\n")
 _OLDEST_FROM_KEY: LiteralString = lean(_oldest_page() + "RETURN total, page\n")
 
-EVERY_PAPER_PAGES: dict[tuple[str, bool], LiteralString] = {
-    ("MOST_CITED", False): _COUNT_EVERY_PAPER + _MOST_CITED_FROM_KEY,
-    ("MOST_CITED", True): _COUNT_NARROWED + _MOST_CITED_FROM_KEY,
-    ("NEWEST", False): _COUNT_EVERY_PAPER + _NEWEST_FROM_KEY,
-    ("NEWEST", True): _COUNT_NARROWED + _NEWEST_FROM_KEY,
-    ("OLDEST", False): _COUNT_EVERY_PAPER + _OLDEST_FROM_KEY,
-    ("OLDEST", True): _COUNT_NARROWED + _OLDEST_FROM_KEY,
+_FROM_KEY: dict[tuple[str, bool], LiteralString] = {
+    ("MOST_CITED", True): _MOST_CITED_FROM_KEY,
+    ("NEWEST", True): _NEWEST_FROM_KEY,
+    ("OLDEST", True): _OLDEST_FROM_KEY,
+    ("MOST_CITED", False): lean(_most_cited_page(ties=False) + "RETURN total, page\n"),
+    ("NEWEST", False): lean(_newest_page(ties=False) + "RETURN total, page\n"),
+    ("OLDEST", False): lean(_oldest_page(ties=False) + "RETURN total, page\n"),
 }
+
+EVERY_PAPER_PAGES: dict[tuple[str, bool, bool], LiteralString] = {
+    (sort, narrowed, after): (_COUNT_NARROWED if narrowed else _COUNT_EVERY_PAPER) + _FROM_KEY[(sort, after)]
+    for sort in ("MOST_CITED", "NEWEST", "OLDEST")
+    for narrowed in (False, True)
+    for after in (False, True)
+}
+"""(sort, narrowed by years or citations, after a cursor): the page's statement. The first page (no
+cursor) has no ties of a cursor to read first."""
 
 
 def _category_pages(index_page: LiteralString) -> LiteralString:
@@ -410,10 +406,13 @@ OPTIONAL CALL (p) {
     + """}
   WITH r, a, institutions, paper_count, citation_count, h_index, i10_index
   ORDER BY coalesce(a.rank, 999999), r.id
-  RETURN collect({researcher: r {.*, """
-    + UNREAD
+  RETURN collect({researcher: """
+    + picked(
+        "r",
+        "$want.researcher_props",
+        ("paper_count", "CASE WHEN $want.author_paper_counts THEN COUNT { (r)-[:AUTHORED]->() } END"),
+    )
     + """,
-                              paper_count: CASE WHEN $want.author_paper_counts THEN COUNT { (r)-[:AUTHORED]->() } END},
                   authorship: a {.*}, institutions: institutions,
                   metrics: {id: r.id, paper_count: paper_count, citation_count: citation_count, h_index: h_index,
                             i10_index: i10_index}}) AS authors

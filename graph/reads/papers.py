@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from weft.graph.identity.lookup import parse_paper_id
-from weft.graph.reads.page import Page, Props, Row, keys_param, picked_page, props_param, unpicked
+from weft.graph.reads.page import Page, Props, Row, keys_param, picked_page, props_param, unpicked, unpicked_in
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_papers as q
 
@@ -146,7 +146,7 @@ async def paper_page(
             query = q.CATEGORY_PAPER_PAGES[sort]
     else:
         params.update(_start(sort, after))
-        query = q.EVERY_PAPER_PAGES[(sort, narrowed)]
+        query = q.EVERY_PAPER_PAGES[(sort, narrowed, after is not None)]
     row = await reader.one(query, params, "listing papers")
     rows = unpicked(row["page"], props) if row else []
     return KeyedPage(rows=rows[:limit], total=row["total"] if row else 0, has_more=len(rows) > limit)
@@ -241,6 +241,8 @@ class PaperParts:
     categories: bool = False
     category_scheme: str | None = None
     """Only the categories of this scheme (None: every one): when every `categories` field asks it."""
+    researcher_props: Props = None
+    """The properties the authors' `researcher` selection reads (None: every property)."""
     cited_by: CitedByPart | None = None
     references: ReferencesPart | None = None
 
@@ -255,6 +257,7 @@ class PaperParts:
                 "author_paper_counts": self.author_paper_counts,
                 "categories": self.categories,
                 "category_scheme": self.category_scheme,
+                "researcher_props": props_param(self.researcher_props),
             },
             "cited_by": None
             if cited_by is None
@@ -309,12 +312,16 @@ async def paper_details(reader: GraphReader, raw_id: str, parts: PaperParts) -> 
         return None
     pid = row["node"]["id"]
     authors: list[Row] = row["authors"] or []
+    with_count = None if parts.researcher_props is None else (*parts.researcher_props, "paper_count")
     categories: list[Row] = row["categories"] or []
     cited_by: Row = row["cited_by"] or {}
     references: Row = row["references"] or {}
     return PaperDetails(
         node=row["node"],
-        authorships=[{"paper_id": pid, **a} for a in authors],
+        authorships=[
+            {"paper_id": pid, "researcher_props": parts.researcher_props, **a}
+            for a in unpicked_in(authors, "researcher", with_count)
+        ],
         categories=[{"paper_id": pid, **c} for c in categories],
         cited_by=picked_page(cited_by, parts.cited_by.props if parts.cited_by else None),
         references=picked_page(references, parts.references.props if parts.references else None),

@@ -29,7 +29,7 @@ from weft.schema.types.authorship import Authorship
 from weft.schema.types.entity import Entity, resolve_ids
 from weft.schema.types.paper_category import PaperCategory
 from weft.schema.types.paper_version import PaperVersion
-from weft.schema.types.researcher import connection_window, enum_name, metrics_asked
+from weft.schema.types.researcher import RESEARCHER_READS, connection_window, enum_name, metrics_asked
 from weft.schema.types.similar_paper import SimilarPaper
 
 PAPER_READS: NodeReads = {
@@ -164,6 +164,8 @@ class Paper(Entity):
     @eager
     async def authors(self, info: Info) -> list[Authorship]:
         rows = await info.context.data.authorships.load(self.id)
+        if rows and not covers(rows[0].get("researcher_props"), info, _author_props):
+            rows = (await papers.authorships_of(info.context.reader, [self.id]))[self.id]
         return [Authorship.from_record(r) for r in rows]
 
     @strawberry.field(description="Categories, primary first; optionally only one scheme.")
@@ -235,8 +237,9 @@ class Paper(Entity):
 def fold_paper(sel: Selection) -> PaperParts:
     """The parts of a paper page the selection of `paper(id:)` asks that PAPER_DETAILS reads with it.
 
-    Folded: authors (with the institutions they state and their metrics, when asked), every category (the
-    `scheme` argument filters afterwards), and the first `citedBy` and `references` pages.
+    Folded: authors (with the institutions they state and their metrics, when asked, and the properties their
+    researchers are asked), the categories (of one scheme when every `categories` field asks the same), and
+    the first `citedBy` and `references` pages (the properties their papers are asked).
     """
     authors = sel.first("authors")
     author_sel = authors.selection if authors is not None else Selection()
@@ -252,6 +255,7 @@ def fold_paper(sel: Selection) -> PaperParts:
         author_paper_counts=paper_counts,
         categories=sel.asks("categories"),
         category_scheme=_one_scheme(sel.all("categories")),
+        researcher_props=_author_props(sel.every("authors")) if authors is not None else None,
         cited_by=CitedByPart(
             enum_name(cited_by.args["sort"]),
             cited_window.skip,
@@ -268,6 +272,12 @@ def fold_paper(sel: Selection) -> PaperParts:
     )
 
 
+def _author_props(sel: Selection | list[Selection]) -> Props:
+    """The properties the authors' researchers read, for an `authors` field's selection (or every alias's)."""
+    authors = sel if isinstance(sel, list) else [sel]
+    return node_props([s for a in authors for s in a.every("researcher")], RESEARCHER_READS)
+
+
 def _one_scheme(asked: list[AskedField]) -> str | None:
     """The scheme every `categories` field asks, if they all ask the same one: the categories folded and primed
     are then those alone, which is all any of those fields shows (else every category is read)."""
@@ -280,7 +290,8 @@ def prime_paper(data: Loaders, parts: PaperParts, details: PaperDetails) -> None
     pid = details.node["id"]
     if parts.authors:
         rows = details.authorships
-        prime(data.authorships, pid, [{k: r[k] for k in ("paper_id", "researcher", "authorship")} for r in rows])
+        kept = ("paper_id", "researcher", "authorship", "researcher_props")
+        prime(data.authorships, pid, [{k: r[k] for k in kept} for r in rows])
         for r in rows:
             if parts.affiliations:
                 found = {i["id"]: i for i in r["institutions"] or []}

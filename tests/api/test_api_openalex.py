@@ -700,6 +700,35 @@ def test_a_folded_page_of_coauthors_answers_every_field_as_whole_nodes_do(
         assert client.data(query % fields, {"id": BUTCHER})["researcher"] == folded
 
 
+@pytest.mark.parametrize("fields", [EVERY_RESEARCHER_FIELD, "name", "paperCount orcid", "hIndex ids { id }"])
+def test_a_folded_paper_reads_its_authors_as_whole_nodes_do(client: GraphQLClient, monkeypatch, fields: str) -> None:
+    query = "query($id: String!) { paper(id: $id) { authors { position researcher { " + fields + " } } } }"
+    folded = client.data(query, {"id": OA_PAPER})["paper"]
+    assert client.cypher_queries == 1 and len(folded["authors"]) == 9
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query, {"id": OA_PAPER})["paper"] == folded
+
+
+def test_a_papers_authors_met_again_below_asking_more_are_read_whole(client: GraphQLClient, monkeypatch) -> None:
+    """The folded authors of the paper hold names alone; each author's papers include it again, its authors
+    asked there with works counts: they are read again, whole."""
+    query = """query($id: String!) { paper(id: $id) { id authors { researcher { name
+      papers(first: 10, sort: MOST_CITED) { edges { node { id authors { researcher { worksCount { value } } } } } }
+    } } } }"""
+    folded = client.data(query, {"id": OA_PAPER})["paper"]
+    again = [
+        e["node"]["authors"]
+        for a in folded["authors"]
+        for e in a["researcher"]["papers"]["edges"]
+        if e["node"]["id"] == folded["id"]
+    ]
+    assert again and any(a["researcher"]["worksCount"] for a in again[0])
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query, {"id": OA_PAPER})["paper"] == folded
+
+
 def test_a_coauthor_page_met_again_below_asking_more_is_read_whole(client: GraphQLClient, monkeypatch) -> None:
     """Butcher's folded co-author page holds names alone; his most cited paper's authors include him, and his
     same page asked there wants works counts: it is read again, whole."""

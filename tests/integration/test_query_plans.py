@@ -153,6 +153,7 @@ def every_page_params(sort: str, after: papers.PaperKey | None, narrowed: bool) 
         "min_citations": None,
         "min_cited": 0,
         "limit": LIMIT + 1,
+        "props": list(papers.KEY_PROPS),
     }
     return params | papers._start(sort, after)
 
@@ -181,7 +182,12 @@ def test_every_paper_page_reads_its_index_in_order(
     graph: Driver, settings: Settings, backfilled: int, sort: str, narrowed: bool, position: int | None
 ) -> None:
     after = None if position is None else key_at(graph, settings, sort, position, narrowed)
-    plan = profile(graph, settings, q.EVERY_PAPER_PAGES[(sort, narrowed)], every_page_params(sort, after, narrowed))
+    plan = profile(
+        graph,
+        settings,
+        q.EVERY_PAPER_PAGES[(sort, narrowed, after is not None)],
+        every_page_params(sort, after, narrowed),
+    )
     ops = list(operators(plan))
     assert not [kind(op) for op in ops if kind(op) in ("AllNodesScan", "NodeByLabelScan", "Sort")]
     page = list(operators(page_subtree(plan)))
@@ -216,6 +222,7 @@ def test_filtered_pages_start_from_the_filter(graph: Driver, settings: Settings,
             "sort": "MOST_CITED",
             "after": None,
             "limit": LIMIT + 1,
+            "props": None,
         } | where
         ops = list(operators(profile(graph, settings, q.PAPER_PAGE, params)))
         assert not [kind(op) for op in ops if kind(op) in ("AllNodesScan", "NodeByLabelScan")], where
