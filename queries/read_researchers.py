@@ -1,5 +1,6 @@
 """Read queries for researchers: lookups, batched stats, profile aggregates, co-authors."""
 
+from functools import cache
 from typing import LiteralString
 
 from weft.queries.projection import lean, picked
@@ -154,6 +155,7 @@ RETURN k.id AS id, k.min_weight AS min_weight, k.sort AS sort, k.skip AS skip, k
                                      first_year: x.first_year, last_year: x.last_year}] AS page
 """)
 
+
 # A researcher's profile in one round trip (issue 9): the researcher answering the first key of $keys, and
 # each part the GraphQL selection asks for, read by a subquery that runs only when its parameter says so.
 # $want: {stats, positions, most_cited, institutions, same_name} booleans; $fields: {scheme, limit},
@@ -164,52 +166,82 @@ RETURN k.id AS id, k.min_weight AS min_weight, k.sort AS sort, k.skip AS skip, k
 # the metrics of the co-authors on the page when $coauthors.stats; each one's paper count, its AUTHORED
 # degree, in its node map when $coauthors.paper_counts: no paper of a prolific co-author is read for it).
 # Returns node, stats, positions, fields, most_cited, institutions, same_name, papers {total, page},
-# coauthors {total, page, metrics}; a part not asked is an empty value to ignore.
-RESEARCHER_PROFILE: LiteralString = lean(
-    _RESEARCHERS_BY_KEYS
-    + """WITH n AS r ORDER BY rank LIMIT 1
-OPTIONAL CALL (r) {
-  WITH r AS who WHERE $want.stats"""
-    + METRICS_OF_WHO
-    + """}
-OPTIONAL CALL (r) {
-  WITH r WHERE $want.positions
+# coauthors {total, page, metrics}; a part not asked is null or an empty value to ignore. The statement a
+# request runs holds only the parts it asks (`researcher_profile(parts)`, one of at most 256 texts, each
+# planned once); RESEARCHER_PROFILE is the one with every part.
+def _part(opening: LiteralString, rest: LiteralString) -> LiteralString:
+    return "OPTIONAL CALL (r) {\n  " + opening + rest + "}\n"
+
+
+_PROFILE_PARTS: dict[str, tuple[LiteralString, LiteralString]] = {
+    "stats": (
+        _part("WITH r AS who WHERE $want.stats", METRICS_OF_WHO),
+        "{paper_count: paper_count, citation_count: citation_count, h_index: h_index, i10_index: i10_index} AS stats",
+    ),
+    "positions": (
+        _part(
+            "WITH r WHERE $want.positions",
+            """
   OPTIONAL MATCH (r)-[a:AUTHORED]->(p:Paper) WHERE NOT coalesce(p.is_authors_truncated, false)
   WITH count(CASE WHEN a.position = 'first' THEN 1 END) AS first,
        count(CASE WHEN a.position = 'middle' THEN 1 END) AS middle,
        count(CASE WHEN a.position = 'last' THEN 1 END) AS last,
        count(DISTINCT p) AS matched_papers
   RETURN {first: first, middle: middle, last: last, matched_papers: matched_papers} AS positions
-}
-OPTIONAL CALL (r) {
-  WITH r WHERE $fields IS NOT NULL
+""",
+        ),
+        "positions",
+    ),
+    "fields": (
+        _part(
+            "WITH r WHERE $fields IS NOT NULL",
+            """
   MATCH (r)-[:AUTHORED]->(p:Paper)-[:IN_CATEGORY]->(c:Category {scheme: $fields.scheme})
   WITH c, count(DISTINCT p) AS count ORDER BY count DESC, c.name, c.id
   WITH collect({category: c {.id, .key, .name, .scheme, .level}, count: count}) AS found
   RETURN found[0..coalesce($fields.limit, 0)] AS fields
-}
-OPTIONAL CALL (r) {
-  WITH r WHERE $want.most_cited
+""",
+        ),
+        "fields",
+    ),
+    "most_cited": (
+        _part(
+            "WITH r WHERE $want.most_cited",
+            """
   MATCH (r)-[:AUTHORED]->(p:Paper)
   WITH p ORDER BY coalesce(p.cited_by_count, 0) DESC, coalesce(p.publication_date, '') DESC, p.id
   WITH collect(p)[0] AS top
   RETURN top {.*} AS most_cited
-}
-OPTIONAL CALL (r) {
-  WITH r WHERE $want.institutions"""
-    + _AFFILIATION_PAPER_COUNTS
-    + """  WITH i, af, max(n) AS paper_count ORDER BY coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
+""",
+        ),
+        "most_cited",
+    ),
+    "institutions": (
+        _part(
+            "WITH r WHERE $want.institutions",
+            _AFFILIATION_PAPER_COUNTS
+            + """  WITH i, af, max(n) AS paper_count ORDER BY coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
   RETURN collect({institution: i {.*}, first_year: af.first_year, last_year: af.last_year,
                   paper_count: paper_count}) AS institutions
-}
-OPTIONAL CALL (r) {
-  WITH r WHERE $want.same_name
+""",
+        ),
+        "institutions",
+    ),
+    "same_name": (
+        _part(
+            "WITH r WHERE $want.same_name",
+            """
   MATCH (r)-[s:SAME_NAME_AS]-(o:Researcher)
   WITH o, s ORDER BY o.name, o.id
   RETURN collect({researcher: o {.*}, evidence: coalesce(s.evidence, [])}) AS same_name
-}
-OPTIONAL CALL (r) {
-  WITH r WHERE $papers IS NOT NULL
+""",
+        ),
+        "same_name",
+    ),
+    "papers": (
+        _part(
+            "WITH r WHERE $papers IS NOT NULL",
+            """
   OPTIONAL MATCH (r)-[:AUTHORED]->(p:Paper)
   WHERE ($papers.year_from IS NULL OR p.year >= $papers.year_from)
     AND ($papers.year_to IS NULL OR p.year <= $papers.year_to)
@@ -221,11 +253,16 @@ OPTIONAL CALL (r) {
     p.id
   WITH collect(p) AS found
   RETURN {total: size(found), page: [x IN found[$papers.skip..$papers.end] | """
-    + picked("x", "$papers.props")
-    + """]} AS papers
-}
-OPTIONAL CALL (r) {
-  WITH r WHERE $coauthors IS NOT NULL
+            + picked("x", "$papers.props")
+            + """]} AS papers
+""",
+        ),
+        "papers",
+    ),
+    "coauthors": (
+        _part(
+            "WITH r WHERE $coauthors IS NOT NULL",
+            """
   OPTIONAL MATCH (r)-[c:COAUTHORED_WITH]-(o:Researcher)
   WHERE coalesce(c.weight, 0) >= $coauthors.min_weight
   WITH o, c ORDER BY
@@ -239,23 +276,45 @@ OPTIONAL CALL (r) {
     UNWIND shown AS x
     WITH x.researcher AS who
     CALL (who) {"""
-    + METRICS_OF_WHO
-    + """}
+            + METRICS_OF_WHO
+            + """}
     RETURN collect({id: who.id, paper_count: paper_count, citation_count: citation_count, h_index: h_index,
                     i10_index: i10_index}) AS metrics
   }
   RETURN {total: size(found), metrics: metrics,
           page: [x IN shown | {researcher: head([one IN [x.researcher] | """
-    + picked(
-        "one",
-        "$coauthors.props",
-        ("paper_count", "CASE WHEN $coauthors.paper_counts THEN COUNT { (one)-[:AUTHORED]->() } END"),
-    )
-    + """]),
+            + picked(
+                "one",
+                "$coauthors.props",
+                ("paper_count", "CASE WHEN $coauthors.paper_counts THEN COUNT { (one)-[:AUTHORED]->() } END"),
+            )
+            + """]),
                                weight: x.weight, first_year: x.first_year, last_year: x.last_year}]} AS coauthors
+""",
+        ),
+        "coauthors",
+    ),
 }
-RETURN r {.*} AS node,
-       {paper_count: paper_count, citation_count: citation_count, h_index: h_index, i10_index: i10_index} AS stats,
-       positions, fields, most_cited, institutions, same_name, papers, coauthors
-"""
-)
+PROFILE_PARTS: frozenset[str] = frozenset(_PROFILE_PARTS)
+"""The parts a profile may read with the researcher (graph/reads/researchers.py ProfileParts.names)."""
+
+
+@cache
+def researcher_profile(parts: frozenset[str]) -> LiteralString:
+    """RESEARCHER_PROFILE with the subqueries of `parts` alone, the others' columns null: a part not asked
+    costs nothing, where a subquery switched off by its parameter still cost ~40 us (issue 9)."""
+    columns: list[LiteralString] = [
+        column if name in parts else "null AS " + column.split(" AS ")[-1]
+        for name, (_, column) in _PROFILE_PARTS.items()
+    ]
+    return lean(
+        _RESEARCHERS_BY_KEYS
+        + "WITH n AS r ORDER BY rank LIMIT 1\n"
+        + "".join(block for name, (block, _) in _PROFILE_PARTS.items() if name in parts)
+        + "RETURN r {.*} AS node, "
+        + ", ".join(columns)
+        + "\n"
+    )
+
+
+RESEARCHER_PROFILE: LiteralString = researcher_profile(PROFILE_PARTS)

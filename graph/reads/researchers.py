@@ -126,6 +126,20 @@ class ProfileParts:
     papers: PapersPart | None = None
     coauthors: CoauthorsPart | None = None
 
+    def names(self) -> frozenset[str]:
+        """The parts asked, as queries/read_researchers.py `researcher_profile` names them."""
+        asked = {
+            "stats": self.stats,
+            "positions": self.positions,
+            "fields": self.fields is not None,
+            "most_cited": self.most_cited,
+            "institutions": self.institutions,
+            "same_name": self.same_name,
+            "papers": self.papers is not None,
+            "coauthors": self.coauthors is not None,
+        }
+        return frozenset(name for name, yes in asked.items() if yes)
+
     def params(self) -> dict[str, Any]:
         """The parameters of RESEARCHER_PROFILE other than `$keys`."""
         papers, coauthors = self.papers, self.coauthors
@@ -190,13 +204,14 @@ async def researcher_profile(reader: GraphReader, raw_id: str, parts: ProfilePar
     if not keys:
         return None
     params = parts.params()
-    row = await reader.one(q.RESEARCHER_PROFILE, {"keys": keys_param(keys), **params}, "reading a researcher")
+    query = q.researcher_profile(parts.names())
+    row = await reader.one(query, {"keys": keys_param(keys), **params}, "reading a researcher")
     if row is None and any(k.property == "alias" for k in keys):
         alias = next(k.value for k in keys if k.property == "alias")
         found = await reader.one(q.RESEARCHER_BY_ALIAS, {"value": alias}, "looking up a researcher alias")
         if found is not None:
             by_id = [{"property": "id", "value": found["node"]["id"]}]
-            row = await reader.one(q.RESEARCHER_PROFILE, {"keys": by_id, **params}, "reading a researcher")
+            row = await reader.one(query, {"keys": by_id, **params}, "reading a researcher")
     if row is None:
         return None
     rid = row["node"]["id"]
@@ -206,7 +221,7 @@ async def researcher_profile(reader: GraphReader, raw_id: str, parts: ProfilePar
     coauthors: Row = row["coauthors"] or {}
     return Profile(
         node=row["node"],
-        stats={"id": rid, **row["stats"]},
+        stats={"id": rid, **(row["stats"] or {})},
         positions={"id": rid, **(row["positions"] or {})},
         fields=row["fields"] or [],
         most_cited=row["most_cited"],
