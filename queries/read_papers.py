@@ -22,6 +22,18 @@ CALL (k) {
 }
 """
 
+# The same for a single key of a known property: one index seek, without the union's branches (issue 9).
+_PAPER_BY_ONE_KEY: dict[str, LiteralString] = {
+    "id": "MATCH (n:Paper {id: $keys[0].value}) WITH 0 AS rank, n\n",
+    "doi": "MATCH (n:Paper {doi: $keys[0].value}) WITH 0 AS rank, n\n",
+    "arxiv_id": "MATCH (n:Paper {arxiv_id: $keys[0].value}) WITH 0 AS rank, n\n",
+    "openalex_id": "MATCH (n:Paper {openalex_id: $keys[0].value}) WITH 0 AS rank, n\n",
+    "s2_id": "MATCH (n:Paper {s2_id: $keys[0].value}) WITH 0 AS rank, n\n",
+    "corpus_id": "MATCH (n:Paper) WHERE n.corpus_id IN [$keys[0].value, toString($keys[0].value)] WITH 0 AS rank, n\n",
+    "mag_id": "MATCH (n:Paper) WHERE n.mag_id IN [$keys[0].value, toString($keys[0].value)] WITH 0 AS rank, n\n",
+    "pmid": "MATCH (n:Paper) WHERE n.pmid IN [$keys[0].value, toString($keys[0].value)] WITH 0 AS rank, n\n",
+}
+
 # The paper answering the first matching key of $keys ([{property, value}], most specific first): node.
 PAPER_LOOKUP: LiteralString = lean(
     _PAPERS_BY_KEYS
@@ -388,9 +400,8 @@ RETURN k.id AS id, k.skip AS skip, k.end AS end, size(found) AS total, [x IN fou
 # CITED_BY_PAGES, REFERENCES_PAGES.
 # Returns node, authors [{researcher, authorship, institutions, metrics}], categories [{category, primary,
 # score}], cited_by {total, page}, references {total, page}; a part not asked is an empty value to ignore.
-PAPER_DETAILS: LiteralString = lean(
-    _PAPERS_BY_KEYS
-    + """WITH n AS p ORDER BY rank LIMIT 1
+_PAPER_DETAILS: LiteralString = lean(
+    """WITH n AS p ORDER BY rank LIMIT 1
 OPTIONAL CALL (p) {
   WITH p WHERE $want.authors
   MATCH (p)<-[a:AUTHORED]-(r:Researcher)
@@ -450,3 +461,6 @@ OPTIONAL CALL (p) {
 RETURN p {.*} AS node, authors, categories, cited_by, references
 """
 )
+PAPER_DETAILS: LiteralString = _PAPERS_BY_KEYS + _PAPER_DETAILS
+PAPER_DETAILS_BY_KEY: dict[str, LiteralString] = {key: find + _PAPER_DETAILS for key, find in _PAPER_BY_ONE_KEY.items()}
+"""PAPER_DETAILS for a single key of each property: the paper found by that index alone."""

@@ -22,6 +22,7 @@ from weft.graph.reads.reader import GraphReader
 from weft.graph.settings import Settings
 from weft.queries import read_institutions as qi
 from weft.queries import read_papers as q
+from weft.queries import read_researchers as qr
 
 N = 3000
 LIMIT = 20
@@ -387,3 +388,21 @@ def test_a_categorys_most_cited_page_reads_its_edges_in_index_order(
     assert seeks and all(index in str(op["args"].get("Details")) for op in seeks)
     assert not [kind(op) for op in ops if kind(op) in ("AllNodesScan", "NodeByLabelScan", "Sort")]
     assert max(op["rows"] for op in ops) <= 2 * (page_size + 1) < IN_C17
+
+
+@pytest.mark.parametrize("key", sorted(q.PAPER_DETAILS_BY_KEY))
+def test_a_paper_looked_up_by_one_key_is_one_index_seek(graph: Driver, settings: Settings, key: str) -> None:
+    params = {"keys": [{"property": key, "value": "1"}], "want": {}, "cited_by": None, "references": None}
+    ops = [kind(op) for op in operators(profile(graph, settings, q.PAPER_DETAILS_BY_KEY[key], params))]
+    assert not [op for op in ops if "Scan" in op and op != "NodeCountFromCountStore"], ops
+    assert any("IndexSeek" in op for op in ops), ops
+
+
+@pytest.mark.parametrize("key", ["id", "openalex_id", "orcid", "s2_id"])
+def test_a_profile_looked_up_by_one_key_is_one_index_seek(graph: Driver, settings: Settings, key: str) -> None:
+    query = qr.researcher_profile(qr.PROFILE_PARTS, key)
+    assert query != qr.RESEARCHER_PROFILE
+    params = {"keys": [{"property": key, "value": "1"}], "want": {}, "fields": None, "papers": None, "coauthors": None}
+    ops = [kind(op) for op in operators(profile(graph, settings, query, params))]
+    assert not [op for op in ops if "Scan" in op], ops
+    assert any("IndexSeek" in op for op in ops), ops
