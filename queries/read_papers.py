@@ -242,17 +242,10 @@ def _oldest_page(extra: LiteralString = "", scope: LiteralString = "", ties: boo
     return _index_page([_DATE_TIE, *later] if ties else later, "p.sort_date = '', p.sort_date, p.id", extra, scope)
 
 
-_MOST_CITED_FROM_KEY: LiteralString = lean(_most_cited_page() + "RETURN total, page\n")
-_NEWEST_FROM_KEY: LiteralString = lean(_newest_page() + "RETURN total, page\n")
-_OLDEST_FROM_KEY: LiteralString = lean(_oldest_page() + "RETURN total, page\n")
-
 _FROM_KEY: dict[tuple[str, bool], LiteralString] = {
-    ("MOST_CITED", True): _MOST_CITED_FROM_KEY,
-    ("NEWEST", True): _NEWEST_FROM_KEY,
-    ("OLDEST", True): _OLDEST_FROM_KEY,
-    ("MOST_CITED", False): lean(_most_cited_page(ties=False) + "RETURN total, page\n"),
-    ("NEWEST", False): lean(_newest_page(ties=False) + "RETURN total, page\n"),
-    ("OLDEST", False): lean(_oldest_page(ties=False) + "RETURN total, page\n"),
+    (sort, after): lean(page(ties=after) + "RETURN total, page\n")
+    for sort, page in (("MOST_CITED", _most_cited_page), ("NEWEST", _newest_page), ("OLDEST", _oldest_page))
+    for after in (False, True)
 }
 
 EVERY_PAPER_PAGES: dict[tuple[str, bool, bool], LiteralString] = {

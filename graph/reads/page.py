@@ -33,11 +33,13 @@ def unpicked(values: list[Any], props: Props) -> list[Row]:
     return [{k: v for k, v in zip(props, row, strict=True) if v is not None} for row in values]
 
 
-def unpicked_in(rows: list[Row], key: str, props: Props) -> list[Row]:
-    """`rows` with the node read with `picked` under each one's `key` made a map again (`unpicked`)."""
+def unpicked_in(rows: list[Row], key: str, props: Props, *extras: str) -> list[Row]:
+    """`rows` with the node read with `picked` under each one's `key` made a map again (`unpicked`), the
+    values of `picked`'s extras under their keys `extras`."""
     if props is None:
         return rows
-    return [{**row, key: unpicked([row[key]], props)[0]} for row in rows]
+    keys = (*props, *extras)
+    return [{**row, key: unpicked([row[key]], keys)[0]} for row in rows]
 
 
 def picked_page(part: Row, props: Props) -> Page:

@@ -314,7 +314,6 @@ async def paper_details(reader: GraphReader, raw_id: str, parts: PaperParts) -> 
         return None
     pid = row["node"]["id"]
     authors: list[Row] = row["authors"] or []
-    with_count = None if parts.researcher_props is None else (*parts.researcher_props, "paper_count")
     categories: list[Row] = row["categories"] or []
     cited_by: Row = row["cited_by"] or {}
     references: Row = row["references"] or {}
@@ -322,7 +321,7 @@ async def paper_details(reader: GraphReader, raw_id: str, parts: PaperParts) -> 
         node=row["node"],
         authorships=[
             {"paper_id": pid, "researcher_props": parts.researcher_props, **a}
-            for a in unpicked_in(authors, "researcher", with_count)
+            for a in unpicked_in(authors, "researcher", parts.researcher_props, "paper_count")
         ],
         categories=[{"paper_id": pid, **c} for c in categories],
         cited_by=picked_page(cited_by, parts.cited_by.props if parts.cited_by else None),

@@ -239,5 +239,4 @@ def _coauthor_page(part: Row, props: Props) -> Page:
     """The folded co-author page {total, page}, each co-author read with `picked` for `props` and its paper
     count (queries/read_researchers.py RESEARCHER_PROFILE)."""
     rows: list[Row] = part.get("page") or []
-    with_count = None if props is None else (*props, "paper_count")
-    return Page(unpicked_in(rows, "researcher", with_count), part.get("total") or 0, props)
+    return Page(unpicked_in(rows, "researcher", props, "paper_count"), part.get("total") or 0, props)

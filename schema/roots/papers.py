@@ -14,7 +14,7 @@ from weft.schema.support.connection import After, Connection, First, PaperSortAr
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import paper_filter
 from weft.schema.support.paging import KeyWindow, key_window
-from weft.schema.types.paper import Paper, fold_paper, paper_props, prime_paper
+from weft.schema.types.paper import Paper, connection_props, fold_paper, prime_paper
 from weft.schema.types.paper_filter_input import PaperFilterInput
 
 
@@ -80,11 +80,7 @@ class PaperQuery:
 
 def _node_props(info: Info) -> Props:
     """The properties the connection's papers are asked for (every property when not folding)."""
-    return prefetch.fold(info, _props_of_nodes) if prefetch.FOLDING else None
-
-
-def _props_of_nodes(sel: prefetch.Selection) -> Props:
-    return paper_props(sel.every("edges", "node"))
+    return prefetch.fold(info, connection_props) if prefetch.FOLDING else None
 
 
 def _key(page: KeyWindow) -> papers.PaperKey | None:

@@ -255,7 +255,9 @@ def fold_paper(sel: Selection) -> PaperParts:
         author_paper_counts=paper_counts,
         categories=sel.asks("categories"),
         category_scheme=_one_scheme(sel.all("categories")),
-        researcher_props=_author_props(sel.every("authors")) if authors is not None else None,
+        researcher_props=node_props(sel.every("authors", "researcher"), RESEARCHER_READS)  # every alias
+        if authors is not None
+        else None,
         cited_by=CitedByPart(
             enum_name(cited_by.args["sort"]),
             cited_window.skip,
@@ -272,10 +274,9 @@ def fold_paper(sel: Selection) -> PaperParts:
     )
 
 
-def _author_props(sel: Selection | list[Selection]) -> Props:
-    """The properties the authors' researchers read, for an `authors` field's selection (or every alias's)."""
-    authors = sel if isinstance(sel, list) else [sel]
-    return node_props([s for a in authors for s in a.every("researcher")], RESEARCHER_READS)
+def _author_props(sel: Selection) -> Props:
+    """The properties the researchers of an `authors` field (`sel`: what it asks) read."""
+    return node_props(sel.every("researcher"), RESEARCHER_READS)
 
 
 def _one_scheme(asked: list[AskedField]) -> str | None:

@@ -63,7 +63,7 @@ def test_a_field_the_table_does_not_list_reads_every_property() -> None:
 
 def test_nodes_inside_rows_become_maps_again() -> None:
     rows = [{"weight": 2, "researcher": ["r1", "Ada", None]}]
-    assert unpicked_in(rows, "researcher", ("id", "name", "paper_count")) == [
+    assert unpicked_in(rows, "researcher", ("id", "name"), "paper_count") == [
         {"weight": 2, "researcher": {"id": "r1", "name": "Ada"}}
     ]
     assert unpicked_in(rows, "researcher", None) is rows
