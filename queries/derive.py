@@ -309,8 +309,8 @@ RETURN DISTINCT r.name_key AS name_key
 """
 
 # The people (is_person, a name) in each given same-name bucket, at most $cap + 1 per bucket (one
-# more than a linked bucket may hold, so a bucket too large to link is never read whole):
-# {name_key, id, name, is_person}.
+# more than a linked bucket may hold, so a bucket too large to link is never read whole), each with
+# its number of SAME_NAME_AS edges (the degree store answers): {name_key, id, name, is_person, links}.
 NAME_BUCKETS: LiteralString = """
 UNWIND $keys AS key
 CALL (key) {
@@ -318,14 +318,7 @@ CALL (key) {
   WHERE coalesce(r.is_person, true) AND r.name IS NOT NULL AND r.name <> ''
   RETURN r LIMIT $cap + 1
 }
-RETURN key AS name_key, r.id AS id, r.name AS name, true AS is_person
-"""
-
-# The SAME_NAME_AS edges among the given researchers, as {a, b} (start, end): {a, b}.
-SAME_NAME_LINKS: LiteralString = """
-UNWIND $ids AS rid
-MATCH (a:Researcher {id: rid})-[:SAME_NAME_AS]->(b:Researcher)
-RETURN a.id AS a, b.id AS b
+RETURN key AS name_key, r.id AS id, r.name AS name, true AS is_person, COUNT { (r)-[:SAME_NAME_AS]-() } AS links
 """
 
 # Drops every SAME_NAME_AS edge in the given buckets (grown past the limit, so no longer linked); it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 from pathlib import Path
 
@@ -108,3 +109,32 @@ def test_same_name_pairs_are_compatible_people_only() -> None:
     assert same_name_pairs(members, bucket_limit=2) == [{"a": "r6", "b": "r7"}]
     assert crowded_buckets(members, bucket_limit=2) == {"mearman r"}  # the non-person is not counted
     assert crowded_buckets(members) == set()
+
+
+def test_same_name_pairs_leave_linked_pairs_alone() -> None:
+    """Two linked people are never paired again; an unlinked one (touched, or left by a crowded bucket)
+    pairs with everyone compatible, linked or not, each pair once, the smaller id first."""
+    bucket = [
+        {"name_key": "zhang w", "id": "r3", "name": "Wei Zhang", "is_person": True, "links": 1},
+        {"name_key": "zhang w", "id": "r1", "name": "Wei Zhang", "is_person": True, "links": 1},
+        {"name_key": "zhang w", "id": "r2", "name": "W. Zhang", "is_person": True, "links": 0},
+        {"name_key": "zhang w", "id": "r4", "name": "W. Zhang", "is_person": True, "links": 0},
+        {"name_key": "zhang w", "id": "r5", "name": "Wen Zhang", "is_person": True, "links": 2},
+    ]
+    assert same_name_pairs(bucket) == [
+        {"a": "r1", "b": "r2"},
+        {"a": "r1", "b": "r4"},
+        {"a": "r2", "b": "r3"},
+        {"a": "r2", "b": "r4"},
+        {"a": "r2", "b": "r5"},
+        {"a": "r3", "b": "r4"},
+        {"a": "r4", "b": "r5"},
+    ]
+    linked = [dict(m, links=1) for m in bucket]
+    assert same_name_pairs(linked) == []
+    unlinked = [dict(m, links=0) for m in bucket]
+    assert same_name_pairs(unlinked) == [
+        {"a": a, "b": b}
+        for a, b in itertools.combinations(["r1", "r2", "r3", "r4", "r5"], 2)
+        if {a, b} != {"r1", "r5"} and {a, b} != {"r3", "r5"}
+    ]
