@@ -16,9 +16,9 @@ def _silent(_: str) -> None:
 
 
 def migrate(driver: Driver, database: str, echo: Callable[[str], object] = _silent) -> int:
-    """Create every constraint and index and backfill papers' sort keys and category ids and the IN_CATEGORY
-    edges' keys (idempotent); returns how many constraint and index statements ran. `echo` hears each
-    step as it ends, with its time: minutes on a large graph just imported."""
+    """Create every constraint and index and backfill papers' sort keys and category ids, the IN_CATEGORY
+    edges' keys and the COAUTHORED_WITH pair keys (idempotent); returns how many constraint and index
+    statements ran. `echo` hears each step as it ends, with its time: minutes on a large graph just imported."""
     statements = (*admin.CONSTRAINTS, *admin.INDEXES)
     began = time.monotonic()
     with translated_errors("migrating the schema"):
@@ -30,6 +30,7 @@ def migrate(driver: Driver, database: str, echo: Callable[[str], object] = _sile
         ("papers' sort keys", backfill_sort_keys),
         ("papers' category ids", backfill_category_ids),
         ("category edges' keys", backfill_in_category_keys),
+        ("co-author pair keys", backfill_coauthored_pairs),
     )
     for what, backfill in steps:
         began = time.monotonic()
@@ -67,6 +68,26 @@ def backfill_in_category_keys(driver: Driver, database: str) -> int:
         with driver.session(database=database) as session:
             summary = session.run(admin.BACKFILL_IN_CATEGORY_KEYS).consume()
     return summary.counters.properties_set
+
+
+def backfill_coauthored_pairs(driver: Driver, database: str) -> int:
+    """Set `pair` on COAUTHORED_WITH edges lacking it (a database loaded before edges had it), then create
+    the `coauthored_pair` constraint; returns how many properties were written. Nothing is read once the
+    constraint exists (every writer keys its edges); before that, the pass over every researcher runs
+    only when some edge lacks its key (a fresh `weft import` has them all), and an interrupted pass is
+    resumed by the next migration."""
+    with translated_errors("backfilling co-author pair keys"):
+        records, _, _ = driver.execute_query(admin.COAUTHORED_PAIR_CONSTRAINED, database_=database)
+        if records[0]["present"]:
+            return 0
+        records, _, _ = driver.execute_query(admin.COAUTHORED_PAIR_COVERAGE, database_=database)
+        written = 0
+        if records[0]["keyed"] != records[0]["edges"]:
+            with driver.session(database=database) as session:
+                written = session.run(admin.BACKFILL_COAUTHORED_PAIRS).consume().counters.properties_set
+        driver.execute_query(admin.COAUTHORED_PAIR_CONSTRAINT, database_=database)
+        driver.execute_query(admin.AWAIT_INDEXES, database_=database)
+    return written
 
 
 def reset(driver: Driver, database: str) -> None:

@@ -129,6 +129,36 @@ CALL (p) {
 """
 )
 
+# One COAUTHORED_WITH per pair, and the index each co-author MERGE seeks (graph/MODEL.md "Pair
+# edges"). Created by the migration only once every edge is keyed (graph/migrate.py): its presence
+# says the store's edges are keyed, so no later migration reads them again.
+COAUTHORED_PAIR_CONSTRAINT: LiteralString = (
+    "CREATE CONSTRAINT coauthored_pair IF NOT EXISTS FOR ()-[r:COAUTHORED_WITH]-() REQUIRE r.pair IS UNIQUE"
+)
+COAUTHORED_PAIR_CONSTRAINED: LiteralString = (
+    "SHOW CONSTRAINTS YIELD name WHERE name = 'coauthored_pair' RETURN count(*) > 0 AS present"
+)
+
+# How many COAUTHORED_WITH edges there are (the count store) and how many are keyed: {edges, keyed}.
+COAUTHORED_PAIR_COVERAGE: LiteralString = """
+CALL () { MATCH ()-[r:COAUTHORED_WITH]->() RETURN count(r) AS edges }
+CALL () { MATCH ()-[r:COAUTHORED_WITH]->() WHERE r.pair IS NOT NULL RETURN count(r) AS keyed }
+RETURN edges, keyed
+"""
+
+# COAUTHORED_WITH edges' `pair` ("<start id> <end id>", graph/MODEL.md "Pair edges") set where it is
+# missing or stale, in batches: for a database loaded before edges had it. Idempotent. An edge stored
+# from the larger id (never written so) gets the key of its ends as they are; the next load touching
+# either end replaces it (derive.CLEAR_COAUTHORED).
+BACKFILL_COAUTHORED_PAIRS: LiteralString = """
+MATCH (a:Researcher)
+CALL (a) {
+  MATCH (a)-[r:COAUTHORED_WITH]->(b)
+  WHERE coalesce(r.pair <> a.id + ' ' + b.id, true)
+  SET r.pair = a.id + ' ' + b.id
+} IN TRANSACTIONS OF 2000 ROWS
+"""
+
 # Deletes everything in batches (constraints and indexes stay); returns nothing.
 DELETE_ALL: LiteralString = "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
 

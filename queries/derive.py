@@ -1,16 +1,19 @@
 """Cypher recomputing derived relationships for the nodes a load touched (never incremented).
 
 Each statement takes `$ids`, a chunk of internal ids, and is run in its own write transaction;
-derived edges are first deleted then rebuilt from loaded data, so rerunning converges.
+derived edges are first deleted then rebuilt from loaded data, so rerunning converges. A
+COAUTHORED_WITH edge is stored from the smaller id with `pair: "<smaller id> <larger id>"`, so each
+`MERGE` of a pair is one seek in the `coauthored_pair` constraint's index (graph/MODEL.md "Pair edges").
 """
 
 from typing import LiteralString
 
 # Drops the COAUTHORED_WITH edges of the given researchers that BUILD_COAUTHORED would not leave:
 # pairs no longer sharing a paper of at most $max_authors authors, and edges stored from the larger id
-# to the smaller (an id changed). The edges that stay are updated in place by BUILD_COAUTHORED (a
-# reload rewrites nothing). Returns {partner}: every co-author (through a paper of at most
-# $max_authors authors, counted from the degree store) of the given researchers who is not one of them.
+# to the smaller or keyed with other ids than their ends' (an id changed). The edges that stay are
+# updated in place by BUILD_COAUTHORED (a reload rewrites nothing). Returns {partner}: every co-author
+# (through a paper of at most $max_authors authors, counted from the degree store) of the given
+# researchers who is not one of them.
 CLEAR_COAUTHORED: LiteralString = """
 UNWIND $ids AS rid
 MATCH (a:Researcher {id: rid})
@@ -21,6 +24,7 @@ WITH a, COLLECT { MATCH (a)-[:AUTHORED]->(p:Paper) WHERE COUNT { (p)<-[:AUTHORED
 CALL (a, partners) {
   MATCH (a)-[c:COAUTHORED_WITH]-(b)
   WHERE NOT b.id IN partners OR startNode(c).id >= endNode(c).id
+     OR coalesce(c.pair <> startNode(c).id + ' ' + endNode(c).id, true)
   DELETE c
 }
 UNWIND partners AS partner
@@ -43,7 +47,7 @@ WHERE a <> b AND (a.id < b.id OR NOT b.id IN $ids) AND NOT b.id IN $done
 WITH a, b, count(DISTINCT p) AS weight, min(p.year) AS first_year, max(p.year) AS last_year
 WITH CASE WHEN a.id < b.id THEN a ELSE b END AS x, CASE WHEN a.id < b.id THEN b ELSE a END AS y,
      weight, first_year, last_year
-MERGE (x)-[c:COAUTHORED_WITH]->(y)
+MERGE (x)-[c:COAUTHORED_WITH {pair: x.id + ' ' + y.id}]->(y)
 SET c.weight = weight, c.first_year = first_year, c.last_year = last_year
 """
 
@@ -74,7 +78,7 @@ WHERE y.id IN row.partners
 WITH x, y, count(p) AS weight, min(p.year) AS first_year, max(p.year) AS last_year
 WITH CASE WHEN x.id < y.id THEN x ELSE y END AS a, CASE WHEN x.id < y.id THEN y ELSE x END AS b,
      weight, first_year, last_year
-MERGE (a)-[c:COAUTHORED_WITH]->(b)
+MERGE (a)-[c:COAUTHORED_WITH {pair: a.id + ' ' + b.id}]->(b)
 SET c.weight = weight, c.first_year = first_year, c.last_year = last_year
 """
 
@@ -103,7 +107,7 @@ MATCH (p)<-[:AUTHORED]-(a:Researcher)
 MATCH (p)<-[:AUTHORED]-(b:Researcher)
 WHERE a.id < b.id AND $skip[a.id] IS NULL AND $skip[b.id] IS NULL
 WITH a, b, count(p) AS papers, min(p.year) AS first_year, max(p.year) AS last_year
-MERGE (a)-[r:COAUTHORED_WITH]->(b)
+MERGE (a)-[r:COAUTHORED_WITH {pair: a.id + ' ' + b.id}]->(b)
 SET r.weight = coalesce(r.weight, 0) + papers,
 """
     + _WIDEN_YEARS
@@ -133,12 +137,12 @@ CALL (ends) {
 }
 CALL (a, b, weight) {
   WITH * WHERE weight = 0
-  MATCH (a)-[c:COAUTHORED_WITH]-(b)
+  MATCH ()-[c:COAUTHORED_WITH {pair: a.id + ' ' + b.id}]->()
   DELETE c
 }
 CALL (a, b, weight, first_year, last_year) {
   WITH * WHERE weight > 0
-  MERGE (a)-[c:COAUTHORED_WITH]->(b)
+  MERGE (a)-[c:COAUTHORED_WITH {pair: a.id + ' ' + b.id}]->(b)
   SET c.weight = weight, c.first_year = first_year, c.last_year = last_year
 }
 """

@@ -290,14 +290,15 @@ SELECT a.sid AS rid, a.eid AS pid, p.year, a.institution_ids
 FROM edge_AUTHORED a JOIN props_Paper p ON p.id = a.eid
 """
 
-# COAUTHORED_WITH {weight, first_year, last_year} from papers of at most $max_authors authors
-# (graph/MODEL.md "Pair edges"), from the smaller id to the larger.
+# COAUTHORED_WITH {weight, first_year, last_year, pair} from papers of at most $max_authors authors
+# (graph/MODEL.md "Pair edges"), from the smaller id to the larger, keyed "<smaller id> <larger id>"
+# as the online loader keys it (queries/derive.py).
 COAUTHORED = """
 CREATE OR REPLACE TABLE edge_COAUTHORED_WITH AS
 WITH small AS (SELECT pid FROM au GROUP BY pid HAVING count(*) <= $max_authors),
 people AS (SELECT a.* FROM au a JOIN small USING (pid))
 SELECT a.rid AS sid, b.rid AS eid, count(DISTINCT a.pid) AS weight, min(a.year) AS first_year,
-       max(a.year) AS last_year
+       max(a.year) AS last_year, a.rid || ' ' || b.rid AS pair
 FROM people a JOIN people b ON a.pid = b.pid AND a.rid < b.rid
 GROUP BY a.rid, b.rid
 """

@@ -222,8 +222,10 @@ def test_the_import_says_each_step_as_it_goes(imported: ImportSummary) -> None:
         "papers' sort keys",
         "papers' category ids",
         "category edges' keys",
+        "co-author pair keys",
     ]
     assert "category edges' keys: 0 properties backfilled" in " ".join(migration)  # weft build wrote them
+    assert "co-author pair keys: 0 properties backfilled" in " ".join(migration)
 
 
 def test_import_into_a_remote_server_is_refused(build_dir: Path) -> None:
