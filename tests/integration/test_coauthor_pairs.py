@@ -13,6 +13,7 @@ from neo4j import Driver
 
 from tests.conftest import shared_path
 from tests.integration.test_load_pair_limits import MEARMAN_WORKS
+from tests.integration.test_query_plans import kind, operators
 from weft.graph.migrate import backfill_coauthored_pairs, migrate, reset
 from weft.loaders.run import load_paths
 from weft.queries import admin, derive
@@ -32,16 +33,8 @@ def _load(driver: Driver) -> None:
     load_paths(driver, [shared_path(*MEARMAN_WORKS)], source="openalex")
 
 
-def _operators(plan: Any) -> list[str]:
-    """Each operator of a plan tree as "<operator> <details>"."""
-    found = [f"{plan['operatorType'].split('@')[0]} {plan.get('args', {}).get('Details', '')}"]
-    for child in plan.get("children", []):
-        found += _operators(child)
-    return found
-
-
 def _profiled(driver: Driver, query: LiteralString, **params: Any) -> list[str]:
-    """The operators of `query`'s plan as run (`PROFILE`), its writes rolled back."""
+    """The operators of `query`'s plan as run (`PROFILE`) as "<operator> <details>", its writes rolled back."""
     with driver.session() as session:
         tx = session.begin_transaction()
         try:
@@ -49,7 +42,7 @@ def _profiled(driver: Driver, query: LiteralString, **params: Any) -> list[str]:
         finally:
             tx.rollback()
     assert summary.profile is not None
-    return _operators(summary.profile)
+    return [f"{kind(op)} {op.get('args', {}).get('Details', '')}" for op in operators(summary.profile)]
 
 
 def test_every_coauthor_edge_is_keyed_by_its_ends(driver: Driver) -> None:
@@ -80,10 +73,10 @@ def test_each_coauthor_merge_is_one_index_seek(driver: Driver) -> None:
         ),
         "RECOUNT_COAUTHORED": _profiled(driver, derive.RECOUNT_COAUTHORED, pairs=pairs, max_authors=100),
     }
-    for name, operators in plans.items():
-        seeks = [op for op in operators if op.startswith("DirectedRelationshipUniqueIndexSeek(Locking) ")]
-        assert seeks and all("COAUTHORED_WITH(pair)" in op for op in seeks), (name, operators)
-        walks = [op for op in operators if "COAUTHORED_WITH" in op and op.startswith(("Expand", "OptionalExpand"))]
+    for name, plan in plans.items():
+        seeks = [op for op in plan if op.startswith("DirectedRelationshipUniqueIndexSeek(Locking) ")]
+        assert seeks and all("COAUTHORED_WITH(pair)" in op for op in seeks), (name, plan)
+        walks = [op for op in plan if "COAUTHORED_WITH" in op and op.startswith(("Expand", "OptionalExpand"))]
         assert walks == [], (name, walks)  # no pair found by walking a researcher's ties
 
 
