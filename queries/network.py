@@ -39,11 +39,27 @@ _PAPERS_WINDOWED: LiteralString = """COUNT {
   }"""
 
 # The ties among the kept researchers from `a` (one of them, bound by the caller) to `b`, each pair
-# once: stored ties (kept from the smaller id), or recounted in the window.
+# once: stored ties (kept from the smaller id), or recounted in the window. A stored tie is found the
+# cheaper way for `a`: through its outgoing ties when it has no more of them than kept researchers with a
+# larger id, else by looking each such pair up by its key (the `coauthored_pair` index, graph/MODEL.md
+# "Pair edges"), so a hub among the kept costs at most $limit seeks, not its thousands of ties.
 _KEPT_TIES_STORED: LiteralString = """
   CALL (a, kept) {
-    MATCH (a)-[r:COAUTHORED_WITH]->(b:Researcher)
-    WHERE r.weight >= $min_weight AND b IN kept
+    WITH a, [b IN kept WHERE b.id > a.id] AS later
+    WITH a, later, COUNT { (a)-[:COAUTHORED_WITH]->() } <= size(later) AS expand
+    CALL (a, later, expand) {
+      WITH a, later WHERE expand
+      MATCH (a)-[r:COAUTHORED_WITH]->(b:Researcher)
+      WHERE b IN later
+      RETURN b, r
+    UNION ALL
+      WITH a, later WHERE NOT expand
+      UNWIND later AS b
+      MATCH ()-[r:COAUTHORED_WITH {pair: a.id + ' ' + b.id}]->()
+      USING INDEX r:COAUTHORED_WITH(pair)
+      RETURN b, r
+    }
+    WITH b, r WHERE r.weight >= $min_weight
     RETURN b, r.weight AS weight, r.first_year AS first_year, r.last_year AS last_year
   }
 """

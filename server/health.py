@@ -27,9 +27,10 @@ _NAME = re.compile(r"CREATE (?:\w+ )?(?:CONSTRAINT|INDEX) (\w+) IF NOT EXISTS")
 
 
 def schema_names() -> tuple[str, ...]:
-    """The names of every constraint and index `weft migrate` creates (queries/admin.py)."""
+    """The names of every constraint and index `weft migrate` creates (queries/admin.py), the co-author
+    pair keys' last: networks look ties up by it, and it exists only once every tie is keyed."""
     names: list[str] = []
-    for statement in (*admin.CONSTRAINTS, *admin.INDEXES):
+    for statement in (*admin.CONSTRAINTS, *admin.INDEXES, admin.COAUTHORED_PAIR_CONSTRAINT):
         found = _NAME.match(statement)
         if found is None:
             raise ValueError(f"no name in the schema statement {statement!r}")

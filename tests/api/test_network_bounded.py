@@ -60,9 +60,11 @@ class RawGraph:
             self.authors[r["p"]].add(r["r"])
             self.year[r["p"]] = r["y"]
         self.degree: Counter[str] = Counter()
+        self.out_degree: Counter[str] = Counter()  # stored ties leave the smaller id
         for a, b, *_ in self.ties:
             self.degree[a] += 1
             self.degree[b] += 1
+            self.out_degree[a] += 1
         self.graphs: dict[tuple[int, tuple[int, int] | None], nx.Graph] = {}
 
     def graph(self, min_weight: int, window: tuple[int, int] | None) -> nx.Graph:
@@ -136,6 +138,13 @@ def expected(
         "total": sum(size[j] for j in range(explored + 1)),
         "explored": explored,
         "ring_sizes": [size[k] for k in range(depth + 1)],
+        # How the statement finds the stored ties from each kept researcher with a tie to a later one
+        # (queries/network._KEPT_TIES_STORED): its outgoing ties, or a key lookup per later researcher.
+        "lookups": Counter(
+            "expand" if raw.out_degree[a] <= sum(b > a for b in kept) else "seek"
+            for a in kept
+            if window is None and any(g.has_edge(a, b) for b in kept if b > a)
+        ),
     }
 
 
@@ -221,7 +230,9 @@ def test_cut_at_every_ring_boundary_keeps_the_top_ranked(
                 check(ask(client, centre, depth, 1, None, limit, rank_by), want, centre)
                 checked["truncated" if want["truncated"] else "whole"] += 1
                 checked["explored short"] += want["explored"] < depth
+                checked.update(want["lookups"])
     assert checked["truncated"] >= 20 and checked["whole"] >= 5 and checked["explored short"] >= 5
+    assert checked["expand"] >= 20 and checked["seek"] >= 20  # both ways of finding the kept ties ran
 
 
 @pytest.mark.parametrize(("min_weight", "window"), [(2, None), (1, WINDOW), (2, WINDOW)])
