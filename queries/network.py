@@ -38,24 +38,26 @@ _PAPERS_WINDOWED: LiteralString = """COUNT {
       AND ($year_from IS NULL OR p.year >= $year_from) AND ($year_to IS NULL OR p.year <= $year_to)
   }"""
 
-# The ties among the kept researchers from `a` (one of them, bound by the caller) to `b`, each pair
-# once: stored ties (kept from the smaller id), or recounted in the window. A stored tie is found the
-# cheaper way for `a`: through its outgoing ties when it has no more of them than kept researchers with a
-# larger id, else by looking each such pair up by its key (the `coauthored_pair` index, graph/MODEL.md
-# "Pair edges"), so a hub among the kept costs at most $limit seeks, not its thousands of ties.
+# The ties among the kept researchers from `a` (one of them, bound by the caller, with `ids` the kept
+# researchers' ids) to `b`, each pair once: stored ties (kept from the smaller id), or recounted in the
+# window. A stored tie is found the cheaper way for `a`: through its outgoing ties, unless it has more
+# than five per kept researcher (a seek costs about as much as reading five ties: bench/RESULTS.md), then
+# by looking up its pair with each kept researcher of a larger id (the `coauthored_pair` index,
+# graph/MODEL.md "Pair edges"), so a hub among the kept costs at most $limit seeks, not its thousands of
+# ties. The index is hinted: on a store whose statistics predate its edges the planner would scan it.
 _KEPT_TIES_STORED: LiteralString = """
-  CALL (a, kept) {
-    WITH a, [b IN kept WHERE b.id > a.id] AS later
-    WITH a, later, COUNT { (a)-[:COAUTHORED_WITH]->() } <= size(later) AS expand
-    CALL (a, later, expand) {
-      WITH a, later WHERE expand
+  CALL (a, kept, ids) {
+    WITH a, kept, ids, COUNT { (a)-[:COAUTHORED_WITH]->() } <= 5 * size(kept) AS expand
+    CALL (a, kept, ids, expand) {
+      WITH a, kept WHERE expand
       MATCH (a)-[r:COAUTHORED_WITH]->(b:Researcher)
-      WHERE b IN later
+      WHERE b IN kept
       RETURN b, r
     UNION ALL
-      WITH a, later WHERE NOT expand
-      UNWIND later AS b
-      MATCH ()-[r:COAUTHORED_WITH {pair: a.id + ' ' + b.id}]->()
+      WITH a, ids WHERE NOT expand
+      WITH a.id AS aid, ids
+      UNWIND [x IN ids WHERE x > aid] AS bid
+      MATCH ()-[r:COAUTHORED_WITH {pair: aid + ' ' + bid}]->(b)
       USING INDEX r:COAUTHORED_WITH(pair)
       RETURN b, r
     }
@@ -136,6 +138,7 @@ WITH c, total, explored_depth, collect(n) AS kept, collect({id: n.id, name: n.na
         + papers
         + """}) AS nodes
 CALL (kept) {
+  WITH kept, [n IN kept | n.id] AS ids
   UNWIND kept AS a
 """
         + kept_ties

@@ -16,7 +16,7 @@ from tests.integration.test_load_pair_limits import MEARMAN_WORKS
 from tests.integration.test_query_plans import kind, operators
 from weft.graph.migrate import backfill_coauthored_pairs, migrate, reset
 from weft.loaders.run import load_paths
-from weft.queries import admin, derive, network
+from weft.queries import admin, derive
 
 EDGES = """
 MATCH (a:Researcher)-[c:COAUTHORED_WITH]->(b:Researcher)
@@ -78,30 +78,6 @@ def test_each_coauthor_merge_is_one_index_seek(driver: Driver) -> None:
         assert seeks and all("COAUTHORED_WITH(pair)" in op for op in seeks), (name, plan)
         walks = [op for op in plan if "COAUTHORED_WITH" in op and op.startswith(("Expand", "OptionalExpand"))]
         assert walks == [], (name, walks)  # no pair found by walking a researcher's ties
-
-
-def test_a_networks_kept_hub_looks_its_ties_up_by_key(driver: Driver) -> None:
-    if not _edges(driver):
-        reset(driver, "neo4j")
-        _load(driver)
-    busiest = driver.execute_query(
-        "MATCH (r:Researcher) RETURN r.id AS id ORDER BY COUNT { (r)-[:COAUTHORED_WITH]->() } DESC, r.id LIMIT 1"
-    ).records[0]["id"]
-    # limit 3: the centre keeps two others, fewer than its outgoing ties, so its ties are looked up by key
-    profile = driver.execute_query(
-        "PROFILE " + network.EGO_NETWORK,
-        id=busiest,
-        depth=2,
-        min_weight=1,
-        limit=3,
-        rank_by="WEIGHT",
-        year_from=None,
-        year_to=None,
-    ).summary.profile
-    assert profile is not None
-    seeks = [op for op in operators(profile) if kind(op).startswith("DirectedRelationshipUniqueIndexSeek")]
-    assert seeks and all("COAUTHORED_WITH(pair)" in op["args"]["Details"] for op in seeks)
-    assert sum(op["rows"] for op in seeks) > 0  # and it found the centre's ties to the two kept
 
 
 def test_migrate_keys_unkeyed_and_stale_edges_and_a_reload_adds_no_edge(driver: Driver) -> None:
