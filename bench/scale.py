@@ -172,7 +172,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8821, help="a running `weft serve` on the same database")
     parser.add_argument("--sample", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--only", default=None, help="comma-separated shape names to run (default: all)")
+    parser.add_argument(
+        "--only",
+        default=None,
+        help="shape names to run, separated by ';' (default: all; 'network, best-connected' holds a comma)",
+    )
     args = parser.parse_args()
     os.environ["NEO4J_URI"] = args.uri
     driver = neo4j.GraphDatabase.driver(args.uri, auth=None)
@@ -234,7 +238,11 @@ def main() -> None:
         ),
     ]
     if args.only:
-        shapes = [s for s in shapes if s.name in args.only.split(",")]
+        wanted = {name.strip() for name in args.only.split(";")}
+        unknown = wanted - {s.name for s in shapes}
+        if unknown:
+            parser.error(f"unknown shapes {sorted(unknown)}; known: {'; '.join(s.name for s in shapes)}")
+        shapes = [s for s in shapes if s.name in wanted]
     loads = run(shapes, args.rounds)
     loop.run_until_complete(async_driver.close())
     driver.close()
