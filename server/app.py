@@ -18,7 +18,7 @@ import functools
 import gc
 import json
 import logging
-import uuid
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -118,7 +118,7 @@ class WeftGraphQL(GraphQL[Context, None]):
             response=response if isinstance(response, Response) else None,
             driver=state.driver,
             settings=state.settings,
-            request_id=request.headers.get("x-request-id") or uuid.uuid4().hex[:16],
+            request_id=request.headers.get("x-request-id") or os.urandom(8).hex(),
         )
         request.state.weft_context = context
         return context
@@ -173,10 +173,15 @@ class WeftGraphQL(GraphQL[Context, None]):
             if not plan.operation.variable_definitions and not isinstance(exc, Unavailable):
                 plans.refuse(query, name)  # nothing varies: it would be refused again (an outage passes)
             return None
-        if preferred_media_type(request.headers.get("accept")) == GRAPHQL_RESPONSE_JSON:
-            request.state.weft_media_type = GRAPHQL_RESPONSE_JSON
-        request.state.weft_direct = True
-        return Response(self.encode_json({"data": data}), media_type=JSON)
+        media_type = preferred_media_type(request.headers.get("accept"))
+        if media_type == GRAPHQL_RESPONSE_JSON:
+            media_type = f"{GRAPHQL_RESPONSE_JSON}; charset=utf-8"  # as `stamp` spells it
+        headers = {
+            "x-request-id": context.request_id,
+            "x-weft-cypher-queries": str(context.reader.queries_run),
+            "x-weft-direct": "1",
+        }  # all of what `stamp` would add, set in one pass
+        return DirectResponse(self.encode_json({"data": data}), headers=headers, media_type=media_type)
 
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
         response: Any = None
@@ -191,9 +196,13 @@ class WeftGraphQL(GraphQL[Context, None]):
                 response = await super().run(request, context, root_value)
             except HTTPException as exc:  # Strawberry's plain-text refusals, as GraphQL-shaped errors
                 return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
-        if isinstance(request, Request) and isinstance(response, Response):
+        if isinstance(request, Request) and isinstance(response, Response) and not isinstance(response, DirectResponse):
             stamp(request, response)
         return response
+
+
+class DirectResponse(Response):
+    """A direct answer (`WeftGraphQL.answer_directly`): made with its per-request headers already."""
 
 
 def stamp(request: Request, response: Response) -> None:
@@ -210,8 +219,6 @@ def stamp(request: Request, response: Response) -> None:
         queries = context.reader.queries_run + getattr(state, "weft_direct_queries", 0)
         response.headers["x-request-id"] = context.request_id
         response.headers["x-weft-cypher-queries"] = str(queries)
-    if getattr(state, "weft_direct", False):
-        response.headers["x-weft-direct"] = "1"
 
 
 async def direct_request(request: Request) -> tuple[str, str | None, dict[str, Any] | None] | None:
@@ -258,17 +265,21 @@ async def read_bounded_body(request: Request) -> JSONResponse | None:
     if request.method != "POST":
         return None
     limit = request.app.state.settings.max_body_bytes
-    too_large = error_response(413, f"The request body is larger than {limit} bytes.", "PAYLOAD_TOO_LARGE")
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        return too_large
+        return body_too_large(limit)
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            return too_large
+            return body_too_large(limit)
     request._body = bytes(body)  # noqa: SLF001 - Starlette's cache of the body, read by the view
     return None
+
+
+def body_too_large(limit: int) -> JSONResponse:
+    """The 413 answer to a body past WEFT_MAX_BODY_BYTES (made only when one is refused)."""
+    return error_response(413, f"The request body is larger than {limit} bytes.", "PAYLOAD_TOO_LARGE")
 
 
 # Net container allocations between collections of the youngest generation (CPython's default: 700).

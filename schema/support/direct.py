@@ -221,7 +221,10 @@ class Plan:
 
 
 async def _gather(awaitables: list[Any]) -> list[Any]:
-    """Await all together (DataLoaders batch across them); on a failure the others are cancelled."""
+    """Await all together (DataLoaders batch across them); on a failure the others are cancelled. A lone
+    one is awaited as it is (a task and a gather cost more than the rest of a small request's round)."""
+    if len(awaitables) == 1:
+        return [await awaitables[0]]
     tasks = [asyncio.ensure_future(a) for a in awaitables]
     try:
         return await asyncio.gather(*tasks)
