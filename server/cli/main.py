@@ -136,6 +136,7 @@ def serve_command(
         log_level=log_level,
         workers=count,
         access_log=access_log,
+        server_header=False,  # no `server: uvicorn` line: it tells a stranger what to probe, and costs bytes
     )
 
 

@@ -103,6 +103,7 @@ def test_two_workers_answer_and_stop_without_leftovers(settings: Settings, tmp_p
         status, headers, body = get(port, "/graphql", {"query": "{ version }"})
         assert status == 200 and json.loads(body) == {"data": {"version": "weft 0.1.0"}}
         assert int(headers["x-weft-cypher-queries"]) == 0
+        assert "server" not in headers and "date" in headers  # no server software named; the Date HTTP asks for
 
         proc.send_signal(signal.SIGTERM)  # the supervisor alone: it must stop its workers itself
         proc.wait(timeout=60)
