@@ -1,14 +1,14 @@
 """`weft build --engine spark` writes the same import files as the DuckDB engine, from and to object
-storage, and neo4j-admin imports the same graph from either (issue 15).
+storage, and `weft import` takes the Spark build from the bucket (issue 15).
 
 Both engines build every shared file plus the LLaMA arXiv line of tests/integration/test_cross_source.py
 (so id-less arXiv authors are claimed: the claim step runs), stamped with one `loaded_at`. DuckDB reads
 the local files and writes a local folder; Spark (`local[2]`) reads copies of them in a bucket of a real
 S3-compatible server (S3Proxy, tests/object_store.py) and writes its files there. Each file group must
 hold the same columns, of the same Parquet types, and the same rows in any order. Then `weft import
-s3://…` and a local import load each build into the import instance (the session port + 10) and the
-two graphs are compared: counts, every derived edge, every node property (test_bulk_path.py checks the
-DuckDB import against the online loader).
+s3://…` loads the Spark build into the import instance (the session port + 10), which must hold every
+node and relationship the builds counted (test_bulk_path.py checks a DuckDB import against the online
+loader: counts, every derived edge, every node property).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from tests.conftest import shared_path
 from tests.integration.test_bulk_path import graph_snapshot
 from tests.integration.test_cross_source import LLAMA_ARXIV, derived_llama_arxiv_line
 from tests.object_store import ObjectStore, running_object_store
-from weft.graph.bulk_import import import_built
 from weft.graph.driver import open_driver
 from weft.graph.identity.ids import internal_id
 from weft.graph.settings import Settings
@@ -155,19 +154,18 @@ def _imported_graph(import_settings: Settings) -> dict[str, object]:
         return graph_snapshot(driver, import_settings.neo4j_database)
 
 
-def test_both_builds_import_as_the_same_graph(
+def test_the_spark_build_imports_from_the_bucket(
     spark_build: BuildSummary, duckdb_build: BuildSummary, import_settings: Settings
 ) -> None:
-    """`weft import s3://…` (downloaded, then neo4j-admin) of the Spark build, then a local import of the
-    DuckDB build, into the same instance: the same counts, derived edges and node properties."""
-    assert duckdb_build.out is not None
+    """`weft import s3://…` (downloaded, then neo4j-admin over the part files) of the Spark build gives every
+    node and relationship the DuckDB build counted. With its files equal to the DuckDB build's row for row
+    (above), that is the graph test_bulk_path.py's import of a DuckDB build compares with the online
+    loader's (a second import here, of the DuckDB files, cost 25 s and could only repeat that)."""
     result = CliRunner().invoke(
         app, ["import", str(spark_build.out), "--yes"], env={"NEO4J_URI": import_settings.neo4j_uri}
     )
     assert result.exit_code == 0, result.output
     from_spark = _imported_graph(import_settings)
-    import_built(import_settings, duckdb_build.out, echo=lambda m: None)
-    from_duckdb = _imported_graph(import_settings)
-    assert from_spark == from_duckdb
+    assert from_spark["counts"] == duckdb_build.counts
     assert from_spark["same_name"] and from_spark["coauthored"] and from_spark["authored"]
     assert from_spark["counts"]["Paper"] == spark_build.counts["Paper"] > 2000
