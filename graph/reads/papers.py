@@ -303,13 +303,15 @@ async def paper_details(reader: GraphReader, raw_id: str, parts: PaperParts) -> 
     params = parts.params()
     keyed = keys_param(keys)
     query = q.PAPER_DETAILS_BY_KEY.get(keyed[0]["property"], q.PAPER_DETAILS) if len(keyed) == 1 else q.PAPER_DETAILS
-    row = await reader.one(query, {"keys": keyed, **params}, "reading a paper")
+    row = await reader.one(query, {"keys": keyed, **params}, "reading a paper", values_only=True)
     if row is None and any(k.property == "alias" for k in keys):
         alias = next(k.value for k in keys if k.property == "alias")
         found = await reader.one(q.PAPER_BY_ALIAS, {"value": alias}, "looking up a paper alias")
         if found is not None:
             by_id = [{"property": "id", "value": found["node"]["id"]}]
-            row = await reader.one(q.PAPER_DETAILS_BY_KEY["id"], {"keys": by_id, **params}, "reading a paper")
+            row = await reader.one(
+                q.PAPER_DETAILS_BY_KEY["id"], {"keys": by_id, **params}, "reading a paper", values_only=True
+            )
     if row is None:
         return None
     pid = row["node"]["id"]

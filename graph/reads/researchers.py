@@ -206,14 +206,14 @@ async def researcher_profile(reader: GraphReader, raw_id: str, parts: ProfilePar
     params = parts.params()
     keyed = keys_param(keys)
     query = q.researcher_profile(parts.names(), keyed[0]["property"] if len(keyed) == 1 else None)
-    row = await reader.one(query, {"keys": keyed, **params}, "reading a researcher")
+    row = await reader.one(query, {"keys": keyed, **params}, "reading a researcher", values_only=True)
     if row is None and any(k.property == "alias" for k in keys):
         alias = next(k.value for k in keys if k.property == "alias")
         found = await reader.one(q.RESEARCHER_BY_ALIAS, {"value": alias}, "looking up a researcher alias")
         if found is not None:
             by_id = [{"property": "id", "value": found["node"]["id"]}]
             by_id_query = q.researcher_profile(parts.names(), "id")
-            row = await reader.one(by_id_query, {"keys": by_id, **params}, "reading a researcher")
+            row = await reader.one(by_id_query, {"keys": by_id, **params}, "reading a researcher", values_only=True)
     if row is None:
         return None
     rid = row["node"]["id"]

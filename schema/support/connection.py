@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 import strawberry
 
-from weft.graph.reads.papers import KeyedPage, Page, Row, paper_key
+from weft.graph.reads.papers import KeyedPage, Page, PaperKey, Row, paper_key
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.paging import KeyWindow, Window, encode_cursor, encode_key_cursor
 
@@ -38,10 +38,25 @@ class PageInfo:
     end_cursor: str | None = strawberry.field(description="Cursor of the last item on this page.")
 
 
+def _cursor(self: Edge[Any]) -> str:
+    """An edge's cursor, encoded when asked (`self`: the direct path calls it as a method)."""
+    return self.encoded()
+
+
 @strawberry.type(description="One item of a connection with its opaque cursor.")
 class Edge(Generic[NodeT]):
-    cursor: str = strawberry.field(description="Opaque cursor; pass it as `after` to continue.")
+    cursor: str = strawberry.field(description="Opaque cursor; pass it as `after` to continue.", resolver=_cursor)
     node: NodeT = strawberry.field(description="The item.")
+    place: strawberry.Private[Any]  # what the cursor encodes: an offset, or a (sort, paper key) pair
+    encode: strawberry.Private[Callable[[Any], str]]
+
+    def encoded(self) -> str:
+        """The cursor, encoded when asked: most pages are read without their items' cursors."""
+        return self.encode(self.place)
+
+
+def _key_cursor(place: tuple[str, PaperKey]) -> str:
+    return encode_key_cursor(*place)
 
 
 @strawberry.type(description="A Relay connection: a page of items, paging information and the total.")
@@ -51,16 +66,18 @@ class Connection(Generic[NodeT]):
     total_count: int = strawberry.field(description="How many items the whole list has.")
 
     @classmethod
-    def keyed(cls, items: list[tuple[str, NodeT]], total: int, has_next: bool, after: bool) -> Connection[NodeT]:
-        """A connection of (cursor, node) `items` of a list paged by key, `after` some item when `after`."""
-        edges = [Edge(cursor=cursor, node=n) for cursor, n in items]
+    def keyed(
+        cls, items: list[tuple[tuple[str, PaperKey], NodeT]], total: int, has_next: bool, after: bool
+    ) -> Connection[NodeT]:
+        """A connection of ((sort, key), node) `items` of a list paged by key, `after` some item when `after`."""
+        edges = [Edge(node=n, place=place, encode=_key_cursor) for place, n in items]
         return cls(
             edges=edges,
             page_info=PageInfo(
                 has_next_page=has_next,
                 has_previous_page=after,
-                start_cursor=edges[0].cursor if edges else None,
-                end_cursor=edges[-1].cursor if edges else None,
+                start_cursor=edges[0].encoded() if edges else None,
+                end_cursor=edges[-1].encoded() if edges else None,
             ),
             total_count=total,
         )
@@ -68,14 +85,14 @@ class Connection(Generic[NodeT]):
     @classmethod
     def build(cls, nodes: list[NodeT], total: int, page: Window) -> Connection[NodeT]:
         """A connection of `nodes`, the items at `page.skip...` of a list of `total` items."""
-        edges = [Edge(cursor=encode_cursor(page.skip + k), node=n) for k, n in enumerate(nodes)]
+        edges = [Edge(node=n, place=page.skip + k, encode=encode_cursor) for k, n in enumerate(nodes)]
         return cls(
             edges=edges,
             page_info=PageInfo(
                 has_next_page=page.skip + len(nodes) < total,
                 has_previous_page=page.skip > 0,
-                start_cursor=edges[0].cursor if edges else None,
-                end_cursor=edges[-1].cursor if edges else None,
+                start_cursor=edges[0].encoded() if edges else None,
+                end_cursor=edges[-1].encoded() if edges else None,
             ),
             total_count=total,
         )
@@ -88,5 +105,5 @@ def connection(found: Page, page: Window, node: Callable[[Row], NodeT]) -> Conne
 
 def paper_connection(found: KeyedPage, sort: str, page: KeyWindow, node: Callable[[Row], NodeT]) -> Connection[NodeT]:
     """The connection of one page of papers paged by key in `sort` order, each cursor holding its paper's key."""
-    items = [(encode_key_cursor(sort, paper_key(row, sort)), node(row)) for row in found.rows]
+    items = [((sort, paper_key(row, sort)), node(row)) for row in found.rows]
     return Connection.keyed(items, found.total, found.has_more, page.after is not None)

@@ -64,7 +64,7 @@ def test_check_range() -> None:
 def test_connection_page_info() -> None:
     conn = Connection.build(["c", "d"], total=5, page=Window(2, 2))
     assert [e.node for e in conn.edges] == ["c", "d"]
-    assert [decode_cursor(e.cursor) for e in conn.edges] == [2, 3]
+    assert [decode_cursor(e.encoded()) for e in conn.edges] == [2, 3]
     assert conn.page_info.has_next_page and conn.page_info.has_previous_page
     assert conn.total_count == 5
     last = Connection.build(["e"], total=5, page=Window(4, 2))
@@ -132,10 +132,12 @@ def test_key_window_checks_first() -> None:
 
 
 def test_keyed_connection_page_info() -> None:
-    conn = Connection.keyed([("c1", "a"), ("c2", "b")], total=5, has_next=True, after=False)
-    assert [(e.cursor, e.node) for e in conn.edges] == [("c1", "a"), ("c2", "b")]
+    first, second = ("NEWEST", (0, "2024-05-01", "p1")), ("NEWEST", (0, "2023", "p2"))
+    conn = Connection.keyed([(first, "a"), (second, "b")], total=5, has_next=True, after=False)
+    c1, c2 = encode_key_cursor(*first), encode_key_cursor(*second)
+    assert [(e.encoded(), e.node) for e in conn.edges] == [(c1, "a"), (c2, "b")]
     assert conn.page_info.has_next_page and not conn.page_info.has_previous_page
-    assert (conn.page_info.start_cursor, conn.page_info.end_cursor, conn.total_count) == ("c1", "c2", 5)
+    assert (conn.page_info.start_cursor, conn.page_info.end_cursor, conn.total_count) == (c1, c2, 5)
     last = Connection.keyed([], total=5, has_next=False, after=True)
     assert last.page_info.has_previous_page and last.page_info.end_cursor is None
 
