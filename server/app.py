@@ -53,6 +53,7 @@ logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
 
 JSON = "application/json"
 GRAPHQL_RESPONSE_JSON = "application/graphql-response+json"
+GRAPHQL_RESPONSE_CONTENT_TYPE = f"{GRAPHQL_RESPONSE_JSON}; charset=utf-8"
 
 
 def preferred_media_type(accept: str | None) -> str:
@@ -174,14 +175,12 @@ class WeftGraphQL(GraphQL[Context, None]):
                 plans.refuse(query, name)  # nothing varies: it would be refused again (an outage passes)
             return None
         media_type = preferred_media_type(request.headers.get("accept"))
-        if media_type == GRAPHQL_RESPONSE_JSON:
-            media_type = f"{GRAPHQL_RESPONSE_JSON}; charset=utf-8"  # as `stamp` spells it
-        headers = {
-            "x-request-id": context.request_id,
-            "x-weft-cypher-queries": str(context.reader.queries_run),
-            "x-weft-direct": "1",
-        }  # all of what `stamp` would add, set in one pass
-        return DirectResponse(self.encode_json({"data": data}), headers=headers, media_type=media_type)
+        headers = {**per_request_headers(context, context.reader.queries_run), "x-weft-direct": "1"}
+        return DirectResponse(
+            self.encode_json({"data": data}),
+            headers=headers,
+            media_type=GRAPHQL_RESPONSE_CONTENT_TYPE if media_type == GRAPHQL_RESPONSE_JSON else JSON,
+        )
 
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
         response: Any = None
@@ -208,17 +207,20 @@ class DirectResponse(Response):
 def stamp(request: Request, response: Response) -> None:
     """The media type, status and per-request headers this request's handling decided."""
     state = request.state
-    media_type = getattr(state, "weft_media_type", None)
-    if media_type:
-        response.headers["content-type"] = f"{media_type}; charset=utf-8"
+    if getattr(state, "weft_media_type", None) == GRAPHQL_RESPONSE_JSON:
+        response.headers["content-type"] = GRAPHQL_RESPONSE_CONTENT_TYPE
     status = getattr(state, "weft_status", None)
     if status:
         response.status_code = status
     context = getattr(state, "weft_context", None)
     if context is not None:
         queries = context.reader.queries_run + getattr(state, "weft_direct_queries", 0)
-        response.headers["x-request-id"] = context.request_id
-        response.headers["x-weft-cypher-queries"] = str(queries)
+        response.headers.update(per_request_headers(context, queries))
+
+
+def per_request_headers(context: Context, queries: int) -> dict[str, str]:
+    """The headers every GraphQL response carries: its request id and how many Cypher queries it ran."""
+    return {"x-request-id": context.request_id, "x-weft-cypher-queries": str(queries)}
 
 
 async def direct_request(request: Request) -> tuple[str, str | None, dict[str, Any] | None] | None:
