@@ -159,24 +159,21 @@ def sources(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
     }
 
 
-_LOADED: dict[str, object] = {}  # the state the last load left: {"order": [...], "state": ...}
 _STATES: dict[tuple[str, ...], object] = {}  # the graph state each order loaded into an empty database gave
 
 
-def load_in_order(driver: Driver, settings: Settings, sources: dict[str, list[Path]], order: list[str]) -> None:
+def load_in_order(driver: Driver, settings: Settings, sources: dict[str, list[Path]], order: list[str]) -> object:
     """Empty the database and load the sources in `order`; skipped when the database already holds the state
-    that order gave (loaded by it, or by another order that gave the same graph)."""
+    that order gave (loaded by it, or by another order that gave the same graph). Returns that state."""
     known = _STATES.get(tuple(order))
     if known is not None and graph_state(driver, settings.neo4j_database) == known:
-        _LOADED.update(order=order, state=known)
-        return
+        return known
     reset(driver, settings.neo4j_database)
     for name in order:
         summary = load_paths(driver, sources[name], source=name, database=settings.neo4j_database)
         assert summary.rejected == 0, summary.rejects[:3]
-    state = graph_state(driver, settings.neo4j_database)
-    _STATES[tuple(order)] = state
-    _LOADED.update(order=order, state=state)
+    state = _STATES[tuple(order)] = graph_state(driver, settings.neo4j_database)
+    return state
 
 
 REFERENCE_ORDER = ["arxiv", "openalex", "s2"]
@@ -245,10 +242,8 @@ def test_same_people_from_openalex_and_s2_are_same_name_candidates(driver: Drive
 
 @pytest.mark.parametrize("order", [["openalex", "s2", "arxiv"], ["s2", "arxiv", "openalex"]])
 def test_load_order_does_not_matter(driver: Driver, settings: Settings, sources, order: list[str]) -> None:
-    load_in_order(driver, settings, sources, REFERENCE_ORDER)
-    reference = _LOADED["state"]
-    load_in_order(driver, settings, sources, order)
-    assert _LOADED["state"] == reference
+    reference = load_in_order(driver, settings, sources, REFERENCE_ORDER)
+    assert load_in_order(driver, settings, sources, order) == reference
     if order[0] == "openalex":  # and loading everything again changes nothing
         for name in order:
             load_paths(driver, sources[name], source=name, database=settings.neo4j_database)
