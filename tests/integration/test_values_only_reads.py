@@ -8,28 +8,28 @@ with every property and with picked ones, for the busiest researchers and papers
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from neo4j import Driver
 from neo4j.graph import Node, Path, Relationship
 
+from tests.unit.test_profile_statement import EVERY_PART
 from weft.graph.reads.papers import CitedByPart, PaperParts, ReferencesPart
-from weft.graph.reads.researchers import CoauthorsPart, PapersPart, ProfileParts
+from weft.graph.reads.researchers import ProfileParts
 from weft.graph.settings import Settings
 from weft.queries import read_papers as qp
 from weft.queries import read_researchers as qr
 
 
 def profile_parts(props: tuple[str, ...] | None) -> ProfileParts:
-    return ProfileParts(
-        stats=True,
-        positions=True,
-        most_cited=True,
-        institutions=True,
-        same_name=True,
-        fields=("field", 3),
-        papers=PapersPart("NEWEST", 0, 5, props=props),
-        coauthors=CoauthorsPart(1, "WEIGHT", 0, 5, stats=True, paper_counts=True, props=props),
+    """Every part of a profile (tests/unit/test_profile_statement.py), co-authors with their metrics and
+    paper counts, the lists reading `props`."""
+    assert EVERY_PART.papers is not None and EVERY_PART.coauthors is not None
+    return replace(
+        EVERY_PART,
+        papers=replace(EVERY_PART.papers, props=props),
+        coauthors=replace(EVERY_PART.coauthors, stats=True, paper_counts=True, props=props),
     )
 
 
