@@ -87,7 +87,46 @@ def read_manifest(csv_dir: Path) -> ImportManifest:
     return manifest
 
 
-def admin_import_args(csv_dir: Path, manifest: ImportManifest, database: str, report_file: Path) -> list[str]:
+# Share of the memory available before an import that neo4j-admin may use beside its heap.
+OFF_HEAP_SHARE = 0.8
+_OFF_HEAP_SETTING = re.compile(r"\d+[kmgt]?|(100|[1-9]\d?)%", re.IGNORECASE)
+
+
+def off_heap_budget(meminfo: str) -> str | None:
+    """neo4j-admin import's off-heap memory from the text of /proc/meminfo (pure): OFF_HEAP_SHARE of
+    MemAvailable less the tool's heap, in MiB (at least 512); None without MemAvailable (not Linux).
+
+    Left to itself neo4j-admin takes 90% of *free* memory less its heap, and after `weft build` (or any
+    reading of files) most memory is file cache, available but not free: on this 23.5 GiB machine it saw
+    5.1 GiB free of 15 available and took 2.9 GiB. Short of memory it links relationships in a pass per
+    type instead of one in all: a minute more at a million works (bench/RESULTS.md)."""
+    found = re.search(r"^MemAvailable:\s+(\d+) kB$", meminfo, re.MULTILINE)
+    if found is None:
+        return None
+    budget = int(int(found.group(1)) * 1024 * OFF_HEAP_SHARE) - local_server.ADMIN_HEAP_GIB * 2**30
+    return f"{max(budget // 2**20, 512)}m"
+
+
+def configured_off_heap(settings: Settings) -> str | None:
+    """WEFT_IMPORT_OFF_HEAP as neo4j-admin takes it, checked before anything is stopped; None when unset."""
+    value = settings.import_off_heap.strip()
+    if value and not _OFF_HEAP_SETTING.fullmatch(value):
+        raise InvalidInput(
+            f"WEFT_IMPORT_OFF_HEAP={settings.import_off_heap!r}: give a size (4g, 4096m) or a share of free "
+            "memory (60%)"
+        )
+    return value or None
+
+
+def available_off_heap() -> str | None:
+    """off_heap_budget of this machine now (once the server is stopped); None where /proc/meminfo is not."""
+    meminfo = Path("/proc/meminfo")
+    return off_heap_budget(meminfo.read_text()) if meminfo.is_file() else None
+
+
+def admin_import_args(
+    csv_dir: Path, manifest: ImportManifest, database: str, report_file: Path, off_heap: str | None = None
+) -> list[str]:
     """The `neo4j-admin` argv for a full import of the built folder (pure)."""
     # The database name goes first: --nodes/--relationships take every following word as a file.
     args = [
@@ -103,6 +142,8 @@ def admin_import_args(csv_dir: Path, manifest: ImportManifest, database: str, re
         "--skip-duplicate-nodes=false",
         f"--report-file={report_file}",
     ]
+    if off_heap:
+        args.append(f"--max-off-heap-memory={off_heap}")
     if manifest.get("input_type") == "parquet":
         args.append("--input-type=parquet")
     else:
@@ -192,14 +233,17 @@ def import_built(settings: Settings, csv_dir: Path, echo: Callable[[str], object
     csv_dir = csv_dir.resolve()
     manifest = read_manifest(csv_dir)
     instance = check_local(settings)
+    configured = configured_off_heap(settings)
     local_server.fetch_jars(instance)
     if not (instance.conf_dir / "neo4j.conf").exists():
         local_server.write_config(instance)
     echo(local_server.stop(settings))
     report_file = instance.home / "logs" / "import.report"
     report_file.parent.mkdir(parents=True, exist_ok=True)
-    args = admin_import_args(csv_dir, manifest, settings.neo4j_database, report_file)
-    echo(f"neo4j-admin database import full into {settings.neo4j_database} from {csv_dir}")
+    off_heap = configured or available_off_heap()
+    args = admin_import_args(csv_dir, manifest, settings.neo4j_database, report_file, off_heap)
+    memory = f" ({off_heap} off-heap)" if off_heap else ""
+    echo(f"neo4j-admin database import full into {settings.neo4j_database} from {csv_dir}{memory}")
     admin_began = time.monotonic()
     result = local_server.run_admin(instance, args, on_line=admin_progress(echo))
     admin_seconds = time.monotonic() - admin_began

@@ -28,6 +28,7 @@ from weft.graph.settings import PROJECT_ROOT, Settings
 POM = PROJECT_ROOT / "neo4j" / "pom.xml"
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
+ADMIN_HEAP_GIB = 2  # neo4j-admin's own heap (-Xmx)
 # Graph Data Science's procedure jars: Neo4j finds procedures only in plugins/, while GDS's extension
 # must load from the classpath, so these are on both (plugins/ holds links into lib/)
 GDS_PROCEDURE_JARS = ("proc-*.jar", "alpha-proc-*.jar")
@@ -256,7 +257,7 @@ def run_admin(
     env = dict(os.environ, NEO4J_HOME=str(instance.home), NEO4J_CONF=str(instance.conf_dir))
     cmd = [
         "java",
-        "-Xmx2g",
+        f"-Xmx{ADMIN_HEAP_GIB}g",
         "-cp",
         f"{instance.lib}/*",
         ADMIN_TOOL,

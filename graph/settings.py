@@ -41,6 +41,7 @@ class Settings:
     bulk_threads: int = 0  # WEFT_BULK_THREADS: DuckDB threads in `weft build`; 0 means one per core
     bulk_workers: int = 0  # WEFT_BULK_WORKERS: `weft build` staging processes; 0 means one per core
     bulk_engine: str = "duckdb"  # WEFT_BULK_ENGINE: where `weft build` transforms: duckdb or spark
+    import_off_heap: str = ""  # WEFT_IMPORT_OFF_HEAP: neo4j-admin import off-heap memory (4g, 60%); empty: sized
     spark_master: str = "local[*]"  # WEFT_SPARK_MASTER: the Spark master of `weft build --engine spark`
     neo4j_http_port: int | None = None  # WEFT_NEO4J_HTTP_PORT: the local server's HTTP/Browser port; 0 = off
     request_deadline_s: float = 15.0  # WEFT_REQUEST_DEADLINE: all the work of one API request, networkx included
@@ -92,6 +93,7 @@ def load_settings() -> Settings:
         bulk_threads=_int("WEFT_BULK_THREADS", Settings.bulk_threads),
         bulk_workers=_int("WEFT_BULK_WORKERS", Settings.bulk_workers),
         bulk_engine=env.get("WEFT_BULK_ENGINE", Settings.bulk_engine),
+        import_off_heap=env.get("WEFT_IMPORT_OFF_HEAP", Settings.import_off_heap),
         spark_master=env.get("WEFT_SPARK_MASTER", Settings.spark_master),
         neo4j_http_port=_int("WEFT_NEO4J_HTTP_PORT", -1) if env.get("WEFT_NEO4J_HTTP_PORT") else None,
         request_deadline_s=float(env.get("WEFT_REQUEST_DEADLINE", Settings.request_deadline_s)),

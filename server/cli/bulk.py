@@ -127,7 +127,11 @@ def import_command(
     ],
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask before replacing the database.")] = False,
 ) -> None:
-    """Replace the local server's database with a built folder (stop, neo4j-admin import, start, migrate)."""
+    """Replace the local server's database with a built folder (stop, neo4j-admin import, start, migrate).
+
+    neo4j-admin gets 80% of the memory available once the server is stopped, less its 2 GiB heap (set
+    WEFT_IMPORT_OFF_HEAP, e.g. 8g or 60%, to choose).
+    """
     from weft.graph.bulk_import import import_built
 
     settings = load_settings()

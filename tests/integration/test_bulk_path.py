@@ -10,6 +10,7 @@ started here and stopped at the end of the module. One build of the same files i
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
@@ -216,6 +217,8 @@ def test_the_import_says_each_step_as_it_goes(imported: ImportSummary) -> None:
         < next(i for i, m in enumerate(steps) if m.startswith("IMPORT DONE in "))
     )
     assert any(m.startswith("Relationships: done in ") for m in steps)
+    # neo4j-admin took the memory sized from what is available (graph/bulk_import.off_heap_budget)
+    assert any(re.fullmatch(r"neo4j-admin database import full into \S+ from .+ \(\d+m off-heap\)", m) for m in steps)
     migration = [m for m in steps if "backfilled" in m or "constraints and indexes online" in m]
     assert [m.split(":")[0].split(" (")[0] for m in migration] == [
         f"{len(admin.CONSTRAINTS) + len(admin.INDEXES)} constraints and indexes online",
