@@ -41,7 +41,7 @@ class Settings:
     bulk_threads: int = 0  # WEFT_BULK_THREADS: DuckDB threads in `weft build`; 0 means one per core
     bulk_workers: int = 0  # WEFT_BULK_WORKERS: `weft build` staging processes; 0 means one per core
     bulk_engine: str = "duckdb"  # WEFT_BULK_ENGINE: where `weft build` transforms: duckdb or spark
-    import_off_heap: str = ""  # WEFT_IMPORT_OFF_HEAP: neo4j-admin import off-heap memory (4g, 60%); empty: sized
+    import_off_heap: str = ""  # WEFT_IMPORT_OFF_HEAP: neo4j-admin import off-heap (4g, 60%); empty: from MemAvailable
     spark_master: str = "local[*]"  # WEFT_SPARK_MASTER: the Spark master of `weft build --engine spark`
     neo4j_http_port: int | None = None  # WEFT_NEO4J_HTTP_PORT: the local server's HTTP/Browser port; 0 = off
     request_deadline_s: float = 15.0  # WEFT_REQUEST_DEADLINE: all the work of one API request, networkx included
