@@ -129,6 +129,14 @@ CALL (p) {
 """
 )
 
+# Which round of the migration's backfills (graph/migrate.BACKFILLS) the graph has had: {backfilled}, 0
+# when never (or no Meta node yet).
+BACKFILLED: LiteralString = "OPTIONAL MATCH (m:Meta {key: 'graph'}) RETURN coalesce(m.backfilled, 0) AS backfilled"
+
+# Notes that the backfills of round $round have run, on the Meta node if there is one (a migration never
+# adds a node: an empty graph stays empty); returns nothing.
+MARK_BACKFILLED: LiteralString = "MATCH (m:Meta {key: 'graph'}) SET m.backfilled = $round"
+
 # One COAUTHORED_WITH per pair, and the index each co-author MERGE seeks (graph/MODEL.md "Pair
 # edges"). Created by the migration only once every edge is keyed (graph/migrate.py): its presence
 # says the store's edges are keyed, so no later migration reads them again.

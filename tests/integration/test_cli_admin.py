@@ -5,7 +5,7 @@ from __future__ import annotations
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from weft.graph.migrate import counts
+from weft.graph.migrate import BACKFILLS, counts, migrate
 from weft.graph.settings import Settings
 from weft.queries import admin
 from weft.server.cli import app
@@ -50,6 +50,37 @@ def test_migrate_says_each_step_and_backfills_what_an_older_load_lacks(driver: D
     second = runner.invoke(app, ["migrate"])
     assert second.output.count(": 0 properties backfilled") == 4, second.output
     driver.execute_query("MATCH (n) WHERE n.id IN ['p-migrate-1', 'c-migrate-1'] DETACH DELETE n")
+
+
+def _backfilled(driver: Driver) -> int | None:
+    records, _, _ = driver.execute_query("MATCH (m:Meta {key: 'graph'}) RETURN m.backfilled AS round")
+    return records[0]["round"] if records else None
+
+
+def test_loads_run_each_round_of_backfills_once_and_weft_migrate_checks_again(
+    driver: Driver, settings: Settings
+) -> None:
+    """A load's migration (recheck=False) runs the backfills on a graph that has not had this round, notes
+    the round on the Meta node, then skips them (no paper is read); `weft migrate` still checks."""
+    had_meta = bool(driver.execute_query("MATCH (m:Meta {key: 'graph'}) RETURN m").records)
+    driver.execute_query("MERGE (m:Meta {key: 'graph'}) REMOVE m.backfilled")
+    said: list[str] = []
+    migrate(driver, settings.neo4j_database, said.append, recheck=False)
+    assert any(m.startswith("papers' sort keys: ") for m in said), said  # never had them: they run
+    assert _backfilled(driver) == BACKFILLS
+    driver.execute_query("CREATE (:Paper {id: 'p-migrate-2', cited_by_count: 4, year: 2021})")  # no sort keys
+    said.clear()
+    migrate(driver, settings.neo4j_database, said.append, recheck=False)
+    assert said[-1] == f"backfills: round {BACKFILLS} ran before, not checked again", said
+    assert not any("backfilled" in m for m in said)
+    keys = "MATCH (p:Paper {id: 'p-migrate-2'}) RETURN p.sort_cited AS cited"
+    assert driver.execute_query(keys).records[0]["cited"] is None  # skipped, so not mended
+    checked = runner.invoke(app, ["migrate"])
+    assert "papers' sort keys: 2 properties backfilled" in checked.output, checked.output
+    assert driver.execute_query(keys).records[0]["cited"] == 4
+    driver.execute_query("MATCH (p:Paper {id: 'p-migrate-2'}) DETACH DELETE p")
+    if not had_meta:
+        driver.execute_query("MATCH (m:Meta {key: 'graph'}) DETACH DELETE m")
 
 
 def test_reset_asks_first_and_keeps_constraints(driver: Driver, settings: Settings) -> None:
