@@ -225,7 +225,9 @@ def _same_names(session: Session, touched: list[str], cap: int, progress: Progre
     over `cap` people, else every compatible pair with an unlinked end (same_name_pairs): the touched
     researchers, whose links are dropped first, and anyone a crowded bucket left unlinked. Each bucket is
     read up to cap + 1 people and its linked pairs are never read, so the work is linear in what the load
-    touched."""
+    touched. Each person's facts are read once per chunk of buckets, except the ties and papers of a
+    prolific one paired only with lighter people (counted_by_key): what it shares with each of them is
+    counted from the lighter end (derive.SAME_NAME_HUB_PAIRS)."""
     keys: set[str] = set()
     for _, chunk in _chunks(touched):
         session.execute_write(_run_all, (derive.CLEAR_SAME_NAME,), chunk)  # a changed name leaves its bucket
@@ -235,11 +237,73 @@ def _same_names(session: Session, touched: list[str], cap: int, progress: Progre
         members = session.execute_read(_records, derive.NAME_BUCKETS, keys=chunk, cap=cap)
         crowded = crowded_buckets(members, cap)
         pairs = same_name_pairs(members, cap)
-        facts: dict[str, dict[str, Any]] = {}
-        for _, ids_chunk in _chunks(sorted({p["a"] for p in pairs} | {p["b"] for p in pairs})):
-            facts.update((f["id"], f) for f in session.execute_read(_records, derive.SAME_NAME_FACTS, ids=ids_chunk))
-        session.execute_write(_same_name_tx, sorted(crowded), same_name_rows(pairs, facts))
+        ids = sorted({p["a"] for p in pairs} | {p["b"] for p in pairs})
+        hubs = counted_by_key(pairs, {m["id"]: m["ties"] for m in members})
+        facts = _facts(session, derive.SAME_NAME_FACTS, [rid for rid in ids if rid not in hubs])
+        facts |= _facts(session, derive.SAME_NAME_HUB_FACTS, sorted(hubs))
+        rows = same_name_rows(pairs, facts, _hub_pairs(session, pairs, hubs, facts))
+        session.execute_write(_same_name_tx, sorted(crowded), rows)
         _report(progress, "same-name candidates", done, len(ordered))
+
+
+# A pair-key seek costs about what reading five ties does (bench/RESULTS.md, the networks' kept ties).
+SEEK_COST = 5
+
+
+def counted_by_key(pairs: list[dict[str, str]], ties: dict[str, int], seek_cost: int = SEEK_COST) -> set[str]:
+    """The people of `pairs` whose ties and papers are not read: those with more ties (`ties`) than
+    `seek_cost` times the ties of all their partners together (a prolific group-mate of new authors has
+    thousands). What such a person shares with a partner is counted from the partner's end instead: its
+    pair key with each of the partner's co-authors, one index seek each (derive.SAME_NAME_HUB_PAIRS).
+    Each partner has fewer than 1/seek_cost of its ties, so no partner is one of them: the partner's
+    facts are read.
+
+    >>> pairs = [{"a": "hub", "b": "new"}, {"a": "hub", "b": "mid"}]
+    >>> sorted(counted_by_key(pairs, {"hub": 5000, "new": 3, "mid": 900}))
+    ['hub']
+    """
+    partner_ties: dict[str, int] = {}
+    for pair in pairs:
+        a, b = pair["a"], pair["b"]
+        partner_ties[a] = partner_ties.get(a, 0) + ties.get(b, 0)
+        partner_ties[b] = partner_ties.get(b, 0) + ties.get(a, 0)
+    return {rid for rid, around in partner_ties.items() if seek_cost * around < ties.get(rid, 0)}
+
+
+def pair_key(a: str, b: str) -> str:
+    """The COAUTHORED_WITH key of two researchers (graph/MODEL.md): the smaller id first."""
+    return f"{a} {b}" if a < b else f"{b} {a}"
+
+
+def _facts(session: Session, statement: LiteralString, ids: list[str]) -> dict[str, dict[str, Any]]:
+    facts: dict[str, dict[str, Any]] = {}
+    for _, chunk in _chunks(ids):
+        facts.update((f["id"], f) for f in session.execute_read(_records, statement, ids=chunk))
+    return facts
+
+
+def _hub_pairs(
+    session: Session, pairs: list[dict[str, str]], hubs: set[str], facts: dict[str, dict[str, Any]]
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """{(a, b): {hub, coauthors, papers, first_year, last_year}} for the pairs with an end in `hubs`,
+    counted from the other end (derive.SAME_NAME_HUB_PAIRS; the years are the hub's as far as the other's
+    span needs them)."""
+    rows: list[dict[str, Any]] = []
+    for pair in pairs:
+        a, b = pair["a"], pair["b"]
+        hub, other = (a, b) if a in hubs else (b, a)
+        if hub in hubs and other in facts and hub in facts:
+            seen = facts[other]
+            keys = [pair_key(hub, c) for c in seen["coauthors"] if c != hub]
+            rows.append(
+                {"a": a, "b": b, "hub": hub, "keys": keys, "papers": seen["papers"]}
+                | {"first": seen["first_year"], "last": seen["last_year"]}
+            )
+    counted: dict[tuple[str, str], dict[str, Any]] = {}
+    for start in range(0, len(rows), DERIVE_CHUNK):
+        for row in session.execute_read(_records, derive.SAME_NAME_HUB_PAIRS, rows=rows[start : start + DERIVE_CHUNK]):
+            counted[row["a"], row["b"]] = row
+    return counted
 
 
 def crowded_buckets(members: list[dict[str, Any]], bucket_limit: int = SAME_NAME_BUCKET_LIMIT) -> set[str]:
@@ -281,10 +345,15 @@ def same_name_pairs(members: list[dict[str, Any]], bucket_limit: int = SAME_NAME
     return sorted(pairs, key=lambda pair: (pair["a"], pair["b"]))
 
 
-def same_name_rows(pairs: list[dict[str, str]], facts: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def same_name_rows(
+    pairs: list[dict[str, str]],
+    facts: dict[str, dict[str, Any]],
+    counted: dict[tuple[str, str], dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
     """SAME_NAME_AS rows for `pairs` from each researcher's facts (derive.SAME_NAME_FACTS): shared
     co-authors and institutions, overlapping active years and the evidence lines, as the bulk path's
-    SQL states them (loaders/bulk/sql.SAME_NAME).
+    SQL states them (loaders/bulk/sql.SAME_NAME). A pair in `counted` (an end whose ties and papers were
+    not read: counted_by_key) takes its shared co-authors and papers, and that end's years, from there.
 
     >>> a = dict(name_key="li w", coauthors=["c1", "c2"], institutions=["i1"], papers=["p1"], first_year=2001,
     ...          last_year=2010)
@@ -298,7 +367,7 @@ def same_name_rows(pairs: list[dict[str, str]], facts: dict[str, dict[str, Any]]
 
     def of(rid: str, fact: dict[str, Any]) -> dict[str, frozenset[str]]:
         if rid not in sets:
-            sets[rid] = {key: frozenset(fact[key]) for key in ("coauthors", "institutions", "papers")}
+            sets[rid] = {key: frozenset(fact.get(key, ())) for key in ("coauthors", "institutions", "papers")}
         return sets[rid]
 
     for pair in pairs:
@@ -306,9 +375,16 @@ def same_name_rows(pairs: list[dict[str, str]], facts: dict[str, dict[str, Any]]
         if a is None or b is None:
             continue  # gone since the bucket was read
         sa, sb = of(pair["a"], a), of(pair["b"], b)
-        coauthors = len(sa["coauthors"] & sb["coauthors"])
+        seen = counted.get((pair["a"], pair["b"])) if counted else None
+        if seen is None and ("papers" not in a or "papers" not in b):
+            continue  # an end that is only counted (counted_by_key), gone since its count was asked for
+        if seen is None:
+            coauthors, papers = len(sa["coauthors"] & sb["coauthors"]), len(sa["papers"] & sb["papers"])
+        else:
+            coauthors, papers = seen["coauthors"], seen["papers"]
+            years = {"first_year": seen["first_year"], "last_year": seen["last_year"]}
+            a, b = (a | years, b) if seen["hub"] == pair["a"] else (a, b | years)
         institutions = len(sa["institutions"] & sb["institutions"])
-        papers = len(sa["papers"] & sb["papers"])
         overlap = 0
         if a["first_year"] is not None and b["first_year"] is not None:
             overlap = max(0, min(a["last_year"], b["last_year"]) - max(a["first_year"], b["first_year"]) + 1)

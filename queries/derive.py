@@ -314,7 +314,8 @@ RETURN DISTINCT r.name_key AS name_key
 
 # The people (is_person, a name) in each given same-name bucket, at most $cap + 1 per bucket (one
 # more than a linked bucket may hold, so a bucket too large to link is never read whole), each with
-# its number of SAME_NAME_AS edges (the degree store answers): {name_key, id, name, is_person, links}.
+# its numbers of SAME_NAME_AS and COAUTHORED_WITH edges (the degree store answers both):
+# {name_key, id, name, is_person, links, ties}.
 NAME_BUCKETS: LiteralString = """
 UNWIND $keys AS key
 CALL (key) {
@@ -322,7 +323,8 @@ CALL (key) {
   WHERE coalesce(r.is_person, true) AND r.name IS NOT NULL AND r.name <> ''
   RETURN r LIMIT $cap + 1
 }
-RETURN key AS name_key, r.id AS id, r.name AS name, true AS is_person, COUNT { (r)-[:SAME_NAME_AS]-() } AS links
+RETURN key AS name_key, r.id AS id, r.name AS name, true AS is_person, COUNT { (r)-[:SAME_NAME_AS]-() } AS links,
+       COUNT { (r)-[:COAUTHORED_WITH]-() } AS ties
 """
 
 # Drops every SAME_NAME_AS edge in the given buckets (grown past the limit, so no longer linked); it
@@ -352,6 +354,46 @@ CALL (r) {
 RETURN r.id AS id, r.name_key AS name_key, papers, first_year, last_year,
        COLLECT { MATCH (r)-[:COAUTHORED_WITH]-(c:Researcher) RETURN c.id } AS coauthors,
        COLLECT { MATCH (r)-[:AFFILIATED_WITH]->(i:Institution) RETURN i.id } AS institutions
+"""
+
+# The facts of a prolific researcher whose ties and papers are not read (loaders/derived.counted_by_key):
+# {id, name_key, institutions}.
+SAME_NAME_HUB_FACTS: LiteralString = """
+UNWIND $ids AS rid
+MATCH (r:Researcher {id: rid})
+RETURN r.id AS id, r.name_key AS name_key,
+       COLLECT { MATCH (r)-[:AFFILIATED_WITH]->(i:Institution) RETURN i.id } AS institutions
+"""
+
+# Each row {a, b, hub, keys, papers, first, last} is a same-name pair of a prolific researcher (`hub`,
+# loaders/derived.counted_by_key) and a read one, counted from the read end: how many of `keys` (the hub's
+# pair keys with the read one's co-authors) exist, one index seek each; how many of `papers` (the read
+# one's) the hub authored; and the hub's first and last year as far as the read one's span
+# (`first`..`last`) needs them: `first` itself when the hub has a paper that early (the first such paper
+# answers), else its first year; the same for `last`. Returns {a, b, hub, coauthors, papers, first_year,
+# last_year}.
+SAME_NAME_HUB_PAIRS: LiteralString = """
+UNWIND $rows AS row
+MATCH (x:Researcher {id: row.hub})
+WITH row, x,
+     CASE WHEN row.first IS NULL THEN false
+          ELSE EXISTS { (x)-[:AUTHORED]->(p:Paper) WHERE p.year <= row.first } END AS reaches_first,
+     CASE WHEN row.last IS NULL THEN false
+          ELSE EXISTS { (x)-[:AUTHORED]->(p:Paper) WHERE p.year >= row.last } END AS reaches_last
+CALL (x, row, reaches_first, reaches_last) {
+  WITH x WHERE row.first IS NOT NULL AND NOT (reaches_first AND reaches_last)
+  MATCH (x)-[:AUTHORED]->(p:Paper)
+  RETURN min(p.year) AS earliest, max(p.year) AS latest
+}
+RETURN row.a AS a, row.b AS b, row.hub AS hub,
+       COUNT {
+         UNWIND row.keys AS key
+         MATCH ()-[t:COAUTHORED_WITH {pair: key}]->()
+         USING INDEX SEEK t:COAUTHORED_WITH(pair)
+       } AS coauthors,
+       COUNT { UNWIND row.papers AS pid MATCH (p:Paper {id: pid}) WHERE EXISTS { (p)<-[:AUTHORED]-(x) } } AS papers,
+       CASE WHEN reaches_first THEN row.first ELSE earliest END AS first_year,
+       CASE WHEN reaches_last THEN row.last ELSE latest END AS last_year
 """
 
 # Links each row {a, b, shared_coauthors, shared_institutions, overlapping_years, evidence} (a < b)
