@@ -1,5 +1,6 @@
 """Same-name evidence as the online loader derives it on the real server: overlap needs both researchers' years;
-shared co-authors of a prolific bucket-mate are counted by pair key, without reading its ties."""
+what a prolific group-mate shares with a newcomer is counted from the newcomer's end, without reading its ties
+or papers, and comes out as if both had been read."""
 
 from __future__ import annotations
 
