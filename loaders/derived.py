@@ -234,7 +234,8 @@ def _same_names(session: Session, touched: list[str], cap: int, progress: Progre
         keys |= set(session.execute_read(_column, derive.TOUCHED_NAME_KEYS, "name_key", chunk))
     ordered = sorted(keys)
     for done, chunk in _chunks(ordered):
-        members = session.execute_read(_records, derive.NAME_BUCKETS, keys=chunk, cap=cap)
+        buckets = session.execute_read(_records, derive.NAME_BUCKETS, keys=chunk, cap=cap)
+        members = [{"name_key": b["name_key"], "is_person": True} | m for b in buckets for m in b["people"]]
         crowded = crowded_buckets(members, cap)
         pairs = same_name_pairs(members, cap)
         ids = sorted({p["a"] for p in pairs} | {p["b"] for p in pairs})

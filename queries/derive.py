@@ -314,8 +314,8 @@ RETURN DISTINCT r.name_key AS name_key
 
 # The people (is_person, a name) in each given same-name bucket, at most $cap + 1 per bucket (one
 # more than a linked bucket may hold, so a bucket too large to link is never read whole), each with
-# its numbers of SAME_NAME_AS and COAUTHORED_WITH edges (the degree store answers both):
-# {name_key, id, name, is_person, links, ties}.
+# its numbers of SAME_NAME_AS and COAUTHORED_WITH edges (the degree store answers both); one row per
+# bucket: {name_key, people: [{id, name, links, ties}]}.
 NAME_BUCKETS: LiteralString = """
 UNWIND $keys AS key
 CALL (key) {
@@ -323,8 +323,10 @@ CALL (key) {
   WHERE coalesce(r.is_person, true) AND r.name IS NOT NULL AND r.name <> ''
   RETURN r LIMIT $cap + 1
 }
-RETURN key AS name_key, r.id AS id, r.name AS name, true AS is_person, COUNT { (r)-[:SAME_NAME_AS]-() } AS links,
-       COUNT { (r)-[:COAUTHORED_WITH]-() } AS ties
+WITH key, collect({
+  id: r.id, name: r.name, links: COUNT { (r)-[:SAME_NAME_AS]-() }, ties: COUNT { (r)-[:COAUTHORED_WITH]-() }
+}) AS people
+RETURN key AS name_key, people
 """
 
 # Drops every SAME_NAME_AS edge in the given buckets (grown past the limit, so no longer linked); it
