@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any, LiteralString
+from typing import Any, LiteralString, TypeVar
 
 from neo4j import Driver, ManagedTransaction, Session
 
@@ -122,11 +122,14 @@ def restate(tx: ManagedTransaction, paper_ids: list[str]) -> None:
 _AFFILIATED = (derive.CLEAR_AFFILIATED, derive.BUILD_AFFILIATED)
 
 
-def _chunks(ids: list[str], size: int | None = None) -> Iterator[tuple[int, list[str]]]:
-    """(ids done once this chunk is, chunk) for chunks of `size` ids (DERIVE_CHUNK, read at the call)."""
+_Item = TypeVar("_Item")
+
+
+def _chunks(items: list[_Item], size: int | None = None) -> Iterator[tuple[int, list[_Item]]]:
+    """(items done once this chunk is, chunk) for chunks of `size` items (DERIVE_CHUNK, read at the call)."""
     size = size or DERIVE_CHUNK
-    for start in range(0, len(ids), size):
-        chunk = ids[start : start + size]
+    for start in range(0, len(items), size):
+        chunk = items[start : start + size]
         yield start + len(chunk), chunk
 
 
@@ -301,8 +304,8 @@ def _hub_pairs(
                 | {"first": seen["first_year"], "last": seen["last_year"]}
             )
     counted: dict[tuple[str, str], dict[str, Any]] = {}
-    for start in range(0, len(rows), DERIVE_CHUNK):
-        for row in session.execute_read(_records, derive.SAME_NAME_HUB_PAIRS, rows=rows[start : start + DERIVE_CHUNK]):
+    for _, chunk in _chunks(rows):
+        for row in session.execute_read(_records, derive.SAME_NAME_HUB_PAIRS, rows=chunk):
             counted[row["a"], row["b"]] = row
     return counted
 
