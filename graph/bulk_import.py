@@ -264,7 +264,7 @@ def import_built(settings: Settings, csv_dir: Path, echo: Callable[[str], object
     echo(local_server.start(settings, echo=echo))
     with open_driver(settings) as driver:
         check_connectivity(driver, "connecting after the import")
-        migrate(driver, settings.neo4j_database, echo=echo)
+        migrate(driver, settings.neo4j_database, echo=echo, top_ties=settings.network_top_ties)
         found = counts(driver, settings.neo4j_database)
     return ImportSummary(
         counts=found,

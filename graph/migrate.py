@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
-from neo4j import Driver
+from neo4j import Driver, ManagedTransaction
 
 from weft.graph.driver import translated_errors
-from weft.queries import admin
+from weft.graph.settings import Settings
+from weft.queries import admin, derive
 
 
 def _silent(_: str) -> None:
@@ -17,13 +19,21 @@ def _silent(_: str) -> None:
 
 # The round of backfills below: the Meta node keeps the round a graph has had, so loads skip them once it
 # has. Raise it when a backfill is added or changed, so that every graph runs them once more.
-BACKFILLS = 1
+BACKFILLS = 2
 
 
-def migrate(driver: Driver, database: str, echo: Callable[[str], object] = _silent, *, recheck: bool = True) -> int:
+def migrate(
+    driver: Driver,
+    database: str,
+    echo: Callable[[str], object] = _silent,
+    *,
+    recheck: bool = True,
+    top_ties: int = Settings.network_top_ties,
+) -> int:
     """Create every constraint and index and backfill papers' sort keys and category ids, the IN_CATEGORY
-    edges' keys and the COAUTHORED_WITH pair keys (idempotent); returns how many constraint and index
-    statements ran. `echo` hears each step as it ends, with its time: minutes on a large graph just imported.
+    edges' keys, the COAUTHORED_WITH pair keys and the TOP_TIE edges of `top_ties` (idempotent); returns
+    how many constraint and index statements ran. `echo` hears each step as it ends, with its time:
+    minutes on a large graph just imported.
 
     With `recheck=False` (every load) the backfills run only on a graph that has not had this round of
     them: every writer keeps what they set, and checking reads every paper and category edge (12 s at a
@@ -54,6 +64,10 @@ def migrate(driver: Driver, database: str, echo: Callable[[str], object] = _sile
         written = backfill(driver, database)
         noun = "property" if written == 1 else "properties"
         echo(f"{what}: {written:,} {noun} backfilled ({time.monotonic() - began:.1f}s)")
+    began = time.monotonic()
+    refreshed = backfill_top_ties(driver, database, top_ties)
+    noun = "researcher" if refreshed == 1 else "researchers"
+    echo(f"heaviest ties (TOP_TIE): {refreshed:,} {noun} refreshed ({time.monotonic() - began:.1f}s)")
     with translated_errors("noting the backfills"):
         driver.execute_query(admin.MARK_BACKFILLED, round=BACKFILLS, database_=database)
     return len(statements)
@@ -107,6 +121,28 @@ def backfill_coauthored_pairs(driver: Driver, database: str) -> int:
         driver.execute_query(admin.COAUTHORED_PAIR_CONSTRAINT, database_=database)
         driver.execute_query(admin.AWAIT_INDEXES, database_=database)
     return written
+
+
+def backfill_top_ties(driver: Driver, database: str, top_ties: int) -> int:
+    """Give every researcher with more than `top_ties` co-authors exactly that many TOP_TIE edges and
+    the others none (graph/MODEL.md "Network backbone": a store loaded before they existed, or
+    `network_top_ties` changed), read from all their ties; returns how many researchers were refreshed.
+    A researcher already holding the right number is not read again."""
+    with translated_errors("backfilling the heaviest ties"):
+        records, _, _ = driver.execute_query(admin.TOP_TIES_MISCOUNTED, k=top_ties, database_=database)
+        ids = [record["id"] for record in records]
+        with driver.session(database=database) as session:
+            for start in range(0, len(ids), _TOP_TIES_CHUNK):
+                rows = [{"id": rid, "partners": None} for rid in ids[start : start + _TOP_TIES_CHUNK]]
+                session.execute_write(_refresh_top_ties, rows, top_ties)
+    return len(ids)
+
+
+_TOP_TIES_CHUNK = 500
+
+
+def _refresh_top_ties(tx: ManagedTransaction, rows: list[dict[str, Any]], top_ties: int) -> None:
+    tx.run(derive.REFRESH_TOP_TIES, rows=rows, k=top_ties).consume()
 
 
 def reset(driver: Driver, database: str) -> None:

@@ -37,6 +37,7 @@ class Settings:
     serve_workers: int = 0  # WEFT_WORKERS: `weft serve` processes; 0 means one per available core
     pair_edge_max_authors: int = 100  # WEFT_PAIR_EDGE_MAX_AUTHORS: larger papers make no co-author pairs
     same_name_max_bucket: int = 200  # WEFT_SAME_NAME_MAX_BUCKET: larger same-name groups are not linked
+    network_top_ties: int = 50  # WEFT_NETWORK_TOP_TIES: a researcher's ties that reach past it in a network
     bulk_memory_limit: str = "2GB"  # WEFT_BULK_MEMORY_LIMIT: DuckDB's memory_limit in `weft build` (it spills beyond)
     bulk_threads: int = 0  # WEFT_BULK_THREADS: DuckDB threads in `weft build`; 0 means one per core
     bulk_workers: int = 0  # WEFT_BULK_WORKERS: `weft build` staging processes; 0 means one per core
@@ -89,6 +90,7 @@ def load_settings() -> Settings:
         serve_workers=_int("WEFT_WORKERS", Settings.serve_workers),
         pair_edge_max_authors=_int("WEFT_PAIR_EDGE_MAX_AUTHORS", Settings.pair_edge_max_authors),
         same_name_max_bucket=_int("WEFT_SAME_NAME_MAX_BUCKET", Settings.same_name_max_bucket),
+        network_top_ties=_int("WEFT_NETWORK_TOP_TIES", Settings.network_top_ties),
         bulk_memory_limit=env.get("WEFT_BULK_MEMORY_LIMIT", Settings.bulk_memory_limit),
         bulk_threads=_int("WEFT_BULK_THREADS", Settings.bulk_threads),
         bulk_workers=_int("WEFT_BULK_WORKERS", Settings.bulk_workers),

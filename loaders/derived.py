@@ -36,14 +36,16 @@ Progress = Callable[[str, int, int], None]
 class PairLimits:
     """What keeps pair edges linear (graph/MODEL.md "Pair edges"): a paper with more than
     `max_authors` authors makes no COAUTHORED_WITH pairs; a same-name bucket of more than
-    `same_name_bucket` people gets no SAME_NAME_AS."""
+    `same_name_bucket` people gets no SAME_NAME_AS; a researcher with more than `top_ties` co-authors
+    keeps TOP_TIE edges to that many of its heaviest ("Network backbone")."""
 
     max_authors: int = Settings.pair_edge_max_authors
     same_name_bucket: int = Settings.same_name_max_bucket
+    top_ties: int = Settings.network_top_ties
 
     @classmethod
     def of(cls, settings: Settings) -> PairLimits:
-        return cls(settings.pair_edge_max_authors, settings.same_name_max_bucket)
+        return cls(settings.pair_edge_max_authors, settings.same_name_max_bucket, settings.network_top_ties)
 
 
 DEFAULT_LIMITS = PairLimits()
@@ -61,14 +63,17 @@ def recompute(
     reaffiliated: set[str] | None = None,
 ) -> int:
     """Claims, then CITES, STATES_AFFILIATION, papers' `category_ids` (and their IN_CATEGORY edges' keys),
-    AFFILIATED_WITH, COAUTHORED_WITH and SAME_NAME_AS for the touched ids; returns the bumped data_version.
+    AFFILIATED_WITH, COAUTHORED_WITH, TOP_TIE and SAME_NAME_AS for the touched ids; returns the bumped
+    data_version.
     `progress(step, done, total)` hears each chunk done.
 
     Co-author pairs: a paper new in this load (`created`) is added to its pairs' weights; every pair of
     a `moved` researcher (one whose authorships moved: merged, renamed, released, claimed; None means
     all of `researchers`) is recomputed whole; the pairs that meet on another touched paper are
     recounted. So a load adding a paper to a prolific researcher costs that paper's pairs, not the
-    researcher's history. Affiliations likewise: a new paper adds itself to its authors' AFFILIATED_WITH;
+    researcher's history. TOP_TIE likewise: a new paper's authors weigh their heaviest ties against
+    its pairs; moved researchers, their co-authors and the authors of other touched papers are read
+    whole. Affiliations likewise: a new paper adds itself to its authors' AFFILIATED_WITH;
     `reaffiliated` researchers (listed affiliations written or released, merged, renamed; None means
     all of `researchers`), moved ones and the authors of other touched papers are rebuilt whole."""
     researchers = set(researchers)
@@ -90,7 +95,8 @@ def recompute(
         for done, chunk in _chunks(paper_ids):
             session.execute_write(_run_all, (derive.SET_CATEGORY_IDS,), chunk)
             _report(progress, "category ids", done, len(paper_ids))
-        rebuilt = sorted(reaffiliated | moved | _authors(session, known))
+        recounted = _authors(session, known)
+        rebuilt = sorted(reaffiliated | moved | recounted)
         skip = dict.fromkeys(rebuilt, True)
         for done, chunk in _chunks(fresh):  # first: the rebuilds below are exact whatever they find
             session.execute_write(_write, derive.ADD_NEW_PAPER_AFFILIATIONS, ids=chunk, skip=skip)
@@ -104,8 +110,9 @@ def recompute(
                 _write, derive.ADD_NEW_PAPER_PAIRS, ids=chunk, skip=skip, max_authors=limits.max_authors
             )
             _report(progress, "co-authorships", done, len(fresh))
-        _coauthors(session, sorted(moved), limits.max_authors, progress)
+        partners = _coauthors(session, sorted(moved), limits.max_authors, progress)
         _paper_pairs(session, known, moved, limits.max_authors, progress)
+        _top_ties(session, moved | partners | recounted, fresh, limits, progress)
         _same_names(session, researcher_ids, limits.same_name_bucket, progress)
     return bump_data_version(driver, database)
 
@@ -204,23 +211,61 @@ def _write(tx: ManagedTransaction, query: LiteralString, **params: Any) -> None:
     tx.run(query, **params).consume()
 
 
-def _coauthors(session: Session, ids: list[str], max_authors: int, progress: Progress | None) -> None:
+def _coauthors(session: Session, ids: list[str], max_authors: int, progress: Progress | None) -> set[str]:
+    """Rebuild the COAUTHORED_WITH of `ids` whole; returns their co-authors."""
     finished: set[str] = set()  # researchers of the chunks done: their pairs are computed
+    partners: set[str] = set()
     for done, chunk in _chunks(ids):
-        session.execute_write(_coauthors_tx, chunk, finished, max_authors)
+        partners.update(session.execute_write(_coauthors_tx, chunk, finished, max_authors))
         finished.update(chunk)
         _report(progress, "co-authorships", done, len(ids))
+    return partners
 
 
 def _coauthors_tx(
     tx: ManagedTransaction, ids: list[str], finished: set[str], max_authors: int = Settings.pair_edge_max_authors
-) -> None:
-    """COAUTHORED_WITH of one chunk of researchers. A pair of two touched researchers is computed
-    once: within the chunk from its smaller id (BUILD_COAUTHORED), across chunks by the chunk that
-    came first, so co-authors in `finished` (earlier chunks) are skipped."""
+) -> list[str]:
+    """COAUTHORED_WITH of one chunk of researchers; returns their co-authors. A pair of two touched
+    researchers is computed once: within the chunk from its smaller id (BUILD_COAUTHORED), across chunks
+    by the chunk that came first, so co-authors in `finished` (earlier chunks) are skipped."""
     partners = [rec["partner"] for rec in tx.run(derive.CLEAR_COAUTHORED, ids=ids, max_authors=max_authors)]
     done = [partner for partner in partners if partner in finished]
     tx.run(derive.BUILD_COAUTHORED, ids=ids, done=done, max_authors=max_authors).consume()
+    return partners
+
+
+def _top_ties(
+    session: Session, whole: set[str], fresh: list[str], limits: PairLimits, progress: Progress | None
+) -> None:
+    """Refresh TOP_TIE (graph/MODEL.md "Network backbone") of the researchers in `whole` from all their
+    ties, and of the other authors of the `fresh` papers from their heaviest ties and the new pairs."""
+    lists: list[list[str]] = []
+    for _, chunk in _chunks(fresh, PAIR_PAPERS):
+        found = session.execute_read(_records, derive.PAPER_AUTHOR_LISTS, ids=chunk, max_authors=limits.max_authors)
+        lists += [[author["id"] for author in row["authors"]] for row in found]
+    rows = top_tie_rows(whole, lists)
+    for done, chunk in _chunks(rows):
+        session.execute_write(_write, derive.REFRESH_TOP_TIES, rows=chunk, k=limits.top_ties)
+        _report(progress, "network backbone", done, len(rows))
+
+
+def top_tie_rows(whole: AbstractSet[str], author_lists: list[list[str]]) -> list[dict[str, Any]]:
+    """REFRESH_TOP_TIES rows, sorted by id: {id, partners: None} for each researcher in `whole` (read
+    all its ties), {id, partners} for each other author of a listed (new) paper, with its co-authors
+    on them.
+
+    >>> top_tie_rows({"r9"}, [["r1", "r2", "r9"], ["r2", "r3"]])
+    [{'id': 'r1', 'partners': ['r2', 'r9']}, {'id': 'r2', 'partners': ['r1', 'r3', 'r9']}, \
+{'id': 'r3', 'partners': ['r2']}, {'id': 'r9', 'partners': None}]
+    """
+    partners: dict[str, set[str]] = {}
+    for authors in author_lists:
+        for author in authors:
+            if author not in whole:
+                partners.setdefault(author, set()).update(a for a in authors if a != author)
+    rows: list[dict[str, Any]] = [{"id": rid, "partners": None} for rid in whole]
+    rows += [{"id": rid, "partners": sorted(ids)} for rid, ids in partners.items()]
+    return sorted(rows, key=lambda row: row["id"])
 
 
 def _same_names(session: Session, touched: list[str], cap: int, progress: Progress | None) -> None:

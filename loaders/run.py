@@ -97,7 +97,7 @@ def load_paths(
     started = time.perf_counter()
     planned = plan(paths, source)
     check_connectivity(driver)
-    migrate(driver, database, recheck=False)
+    migrate(driver, database, recheck=False, top_ties=limits.top_ties)
     load = _Load(GraphWriter(driver, database, limits), batch_size, progress)
     try:
         for done, (path, fmt) in enumerate(planned):

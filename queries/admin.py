@@ -137,6 +137,15 @@ BACKFILLED: LiteralString = "OPTIONAL MATCH (m:Meta {key: 'graph'}) RETURN coale
 # adds a node: an empty graph stays empty); returns nothing.
 MARK_BACKFILLED: LiteralString = "MATCH (m:Meta {key: 'graph'}) SET m.backfilled = $round"
 
+# Researchers whose number of TOP_TIE edges is not what graph/MODEL.md "Network backbone" gives for $k:
+# $k for one with more than $k co-authors, else none (both counts from the degree store); {id}.
+TOP_TIES_MISCOUNTED: LiteralString = """
+MATCH (r:Researcher)
+WITH r, COUNT { (r)-[:COAUTHORED_WITH]-() } AS degree, COUNT { (r)-[:TOP_TIE]->() } AS kept
+WHERE kept <> CASE WHEN degree > $k THEN $k ELSE 0 END
+RETURN r.id AS id
+"""
+
 # One COAUTHORED_WITH per pair, and the index each co-author MERGE seeks (graph/MODEL.md "Pair
 # edges"). Created by the migration only once every edge is keyed (graph/migrate.py): its presence
 # says the store's edges are keyed, so no later migration reads them again.

@@ -147,6 +147,59 @@ CALL (a, b, weight, first_year, last_year) {
 }
 """
 
+# TOP_TIE (graph/MODEL.md "Network backbone"): a researcher with more than $k co-authors has an edge to
+# each of its $k heaviest (weight descending, then id), copying the tie's weight and years; a network
+# reaches past a researcher only through these. Refreshes each row {id, partners}: with `partners` null
+# the researcher's ties are all read (some may have lost weight: moved, recounted), else only its TOP_TIE
+# edges and its ties to `partners` (its co-authors on papers new in this load: when ties only gain, no
+# other tie can enter its heaviest $k; one with fewer than $k TOP_TIE edges is read whole). Writes only
+# what changed; a researcher with at most $k co-authors loses any. Returns nothing.
+REFRESH_TOP_TIES: LiteralString = """
+UNWIND $rows AS row
+MATCH (r:Researcher {id: row.id})
+WITH r, row, COUNT { (r)-[:COAUTHORED_WITH]-() } AS degree,
+     COLLECT { MATCH (r)-[t:TOP_TIE]->(n) RETURN {n: n, weight: t.weight, first_year: t.first_year,
+                                                  last_year: t.last_year} } AS old
+WITH r, row, old, degree > $k AND (row.partners IS NULL OR size(old) < $k) AS whole,
+     degree > $k AND row.partners IS NOT NULL AND size(old) >= $k AS patched
+CALL (r, row, old, whole, patched) {
+  CALL (r, row, old, whole, patched) {
+    WITH r WHERE whole
+    MATCH (r)-[c:COAUTHORED_WITH]-(n:Researcher)
+    RETURN n, c.weight AS weight, c.first_year AS first_year, c.last_year AS last_year
+  UNION ALL
+    WITH old WHERE patched
+    UNWIND old AS t
+    RETURN t.n AS n, t.weight AS weight, t.first_year AS first_year, t.last_year AS last_year
+  UNION ALL
+    WITH r, row WHERE patched
+    UNWIND row.partners AS pid
+    WITH r, CASE WHEN r.id < pid THEN r.id + ' ' + pid ELSE pid + ' ' + r.id END AS key
+    MATCH ()-[c:COAUTHORED_WITH {pair: key}]->()
+    USING INDEX SEEK c:COAUTHORED_WITH(pair)
+    RETURN CASE WHEN startNode(c) = r THEN endNode(c) ELSE startNode(c) END AS n,
+           c.weight AS weight, c.first_year AS first_year, c.last_year AS last_year
+  }
+  WITH n, max(weight) AS weight, min(first_year) AS first_year, max(last_year) AS last_year
+  ORDER BY weight DESC, n.id
+  LIMIT $k
+  RETURN collect({n: n, weight: weight, first_year: first_year, last_year: last_year}) AS top
+}
+CALL (r, top) {
+  MATCH (r)-[t:TOP_TIE]->(n)
+  WHERE NOT n IN [x IN top | x.n]
+  DELETE t
+}
+CALL (r, old, top) {
+  UNWIND top AS x
+  WITH r, x WHERE NOT [x.n, x.weight, coalesce(x.first_year, 0), coalesce(x.last_year, 0)]
+                      IN [o IN old | [o.n, o.weight, coalesce(o.first_year, 0), coalesce(o.last_year, 0)]]
+  WITH r, x, x.n AS n
+  MERGE (r)-[t:TOP_TIE]->(n)
+  SET t.weight = x.weight, t.first_year = x.first_year, t.last_year = x.last_year
+}
+"""
+
 # Adds the given papers, new in this load, to their authors' AFFILIATED_WITH edges (the institutions
 # each authorship states; authors in $skip, a map {id: true}, are rebuilt whole elsewhere): papers plus the new papers
 # stating it, years widened. Exact for the reason ADD_NEW_PAPER_PAIRS is. Returns nothing.

@@ -38,33 +38,70 @@ _PAPERS_WINDOWED: LiteralString = """COUNT {
       AND ($year_from IS NULL OR p.year >= $year_from) AND ($year_to IS NULL OR p.year <= $year_to)
   }"""
 
-# The ties among the kept researchers from `a` (one of them, bound by the caller, with `ids` the kept
-# researchers' ids) to `b`, each pair once: stored ties (kept from the smaller id), or recounted in the
-# window. A stored tie is found the cheaper way for `a`: through its outgoing ties, unless it has more
-# than five per kept researcher (a seek costs about as much as reading five ties: bench/RESULTS.md), then
-# by looking up its pair with each kept researcher of a larger id (the `coauthored_pair` index,
-# graph/MODEL.md "Pair edges"), so a hub among the kept costs at most $limit seeks, not its thousands of
-# ties. The lookup is hinted as a seek: on a store whose statistics predate its edges the planner scanned
-# the whole index per lookup, even under a plain `USING INDEX`.
-_KEPT_TIES_STORED: LiteralString = """
-  CALL (a, kept, ids) {
-    WITH a, kept, ids, COUNT { (a)-[:COAUTHORED_WITH]->() } <= 5 * size(kept) AS expand
-    CALL (a, kept, ids, expand) {
-      WITH a, kept WHERE expand
-      MATCH (a)-[r:COAUTHORED_WITH]->(b:Researcher)
-      WHERE b IN kept
-      RETURN b, r
+# The ties a ring researcher `x` (bound by the caller) reaches the next ring through, at least
+# $min_weight, with their weight `w` (graph/MODEL.md "Network backbone"): a researcher with TOP_TIE edges
+# (more co-authors than `network_top_ties`) reaches only its heaviest ties, which those edges copy; any
+# other researcher all of its ties. So a ring costs at most that many ties per researcher before it.
+_REACH_STORED: LiteralString = """
+  CALL (x) {
+    WITH x, EXISTS { (x)-[:TOP_TIE]->() } AS hub
+    CALL (x, hub) {
+      WITH * WHERE hub
+      MATCH (x)-[t:TOP_TIE]->(n:Researcher)
+      WHERE t.weight >= $min_weight
+      RETURN n, t.weight AS w
     UNION ALL
-      WITH a, ids WHERE NOT expand
-      WITH a.id AS aid, ids
-      UNWIND [x IN ids WHERE x > aid] AS bid
-      MATCH ()-[r:COAUTHORED_WITH {pair: aid + ' ' + bid}]->(b)
-      USING INDEX SEEK r:COAUTHORED_WITH(pair)
-      RETURN b, r
+      WITH * WHERE NOT hub
+      MATCH (x)-[r:COAUTHORED_WITH]-(n:Researcher)
+      WHERE n <> x AND r.weight >= $min_weight
+      RETURN n, r.weight AS w
     }
-    WITH b, r WHERE r.weight >= $min_weight
+    RETURN n, w
+  }
+"""
+
+# The ties among the kept researchers from `a` (one of them, bound by the caller, with `c` the centre and
+# `ids` the kept researchers' ids) to `b`, as rows [smaller id, larger id, weight, first_year, last_year]
+# (a tie found from both ends is the same row twice): the centre's own ties (ring 1 is made of them), and
+# each other kept researcher's reaching ties (_REACH_STORED: its TOP_TIE edges, or all its ties), so what
+# is drawn is the backbone the rings were found through and no kept researcher costs more than
+# `network_top_ties` ties. The centre's ties are found the cheaper way: through its ties, unless it has
+# more than five per kept researcher (a seek costs about as much as reading five ties: bench/RESULTS.md),
+# then by looking up its pair with each kept researcher (the `coauthored_pair` index, graph/MODEL.md "Pair
+# edges"), hinted as a seek: on a store whose statistics predate its edges the planner scanned the whole
+# index per lookup, even under a plain `USING INDEX`.
+_KEPT_TIES_STORED: LiteralString = """
+  CALL (c, a, kept, ids) {
+    WITH * WHERE a = c
+    WITH c, kept, ids, COUNT { (c)-[:COAUTHORED_WITH]-() } <= 5 * size(kept) AS expand
+    CALL (c, kept, ids, expand) {
+      WITH * WHERE expand
+      MATCH (c)-[r:COAUTHORED_WITH]-(b:Researcher)
+      WHERE b IN kept
+      RETURN b, r.weight AS weight, r.first_year AS first_year, r.last_year AS last_year
+    UNION ALL
+      WITH * WHERE NOT expand
+      WITH c.id AS cid, ids
+      UNWIND [x IN ids WHERE x <> cid] AS bid
+      MATCH ()-[r:COAUTHORED_WITH {pair: CASE WHEN cid < bid THEN cid + ' ' + bid ELSE bid + ' ' + cid END}]->()
+      USING INDEX SEEK r:COAUTHORED_WITH(pair)
+      RETURN CASE WHEN startNode(r).id = cid THEN endNode(r) ELSE startNode(r) END AS b,
+             r.weight AS weight, r.first_year AS first_year, r.last_year AS last_year
+    }
+    RETURN b, weight, first_year, last_year
+  UNION ALL
+    WITH * WHERE a <> c AND EXISTS { (a)-[:TOP_TIE]->() }
+    MATCH (a)-[t:TOP_TIE]->(b:Researcher)
+    WHERE b IN kept AND b <> c
+    RETURN b, t.weight AS weight, t.first_year AS first_year, t.last_year AS last_year
+  UNION ALL
+    WITH * WHERE a <> c AND NOT EXISTS { (a)-[:TOP_TIE]->() }
+    MATCH (a)-[r:COAUTHORED_WITH]-(b:Researcher)
+    WHERE b IN kept AND b <> c
     RETURN b, r.weight AS weight, r.first_year AS first_year, r.last_year AS last_year
   }
+  WITH a, b, weight, first_year, last_year WHERE weight >= $min_weight
+  WITH CASE WHEN a.id < b.id THEN [a.id, b.id] ELSE [b.id, a.id] END + [weight, first_year, last_year] AS tie
 """
 _KEPT_TIES_WINDOWED: LiteralString = """
   CALL (a, kept) {
@@ -73,13 +110,17 @@ _KEPT_TIES_WINDOWED: LiteralString = """
       AND ($year_from IS NULL OR p.year >= $year_from) AND ($year_to IS NULL OR p.year <= $year_to)
     WITH b, count(DISTINCT p) AS weight, min(p.year) AS first_year, max(p.year) AS last_year
     WHERE weight >= $min_weight
-    RETURN b, weight, first_year, last_year
+    RETURN [a.id, b.id, weight, first_year, last_year] AS tie
   }
+  WITH tie
 """
 
 
-def _ego_network(ties: LiteralString, papers: LiteralString, kept_ties: LiteralString) -> LiteralString:
-    """EGO_NETWORK's text with one kind of tie (stored or windowed) written in."""
+def _ego_network(
+    ties: LiteralString, reach: LiteralString, papers: LiteralString, kept_ties: LiteralString
+) -> LiteralString:
+    """EGO_NETWORK's text with one kind of tie (stored or windowed) written in: `ties` the centre's,
+    `reach` a ring researcher's ties into the next ring."""
     return (
         """
 MATCH (c:Researcher {id: $id})
@@ -95,7 +136,7 @@ WITH c, ring1, [row IN ring1 | row.n] AS r1
 CALL (c, r1) {
   UNWIND CASE WHEN $depth >= 2 AND 1 + size(r1) < $limit THEN r1 ELSE [] END AS x
 """
-        + ties
+        + reach
         + """
   WITH * WHERE n <> c AND NOT n IN r1
   WITH n, sum(w) AS s
@@ -105,7 +146,7 @@ WITH c, ring1, r1, ring2, [row IN ring2 | row.n] AS r2
 CALL (c, r1, r2) {
   UNWIND CASE WHEN $depth >= 3 AND 1 + size(r1) + size(r2) < $limit THEN r2 ELSE [] END AS x
 """
-        + ties
+        + reach
         + """
   WITH * WHERE n <> c AND NOT n IN r1 AND NOT n IN r2
   WITH n, sum(w) AS s
@@ -118,7 +159,7 @@ CALL (c, r1, r2, reached, total) {
   UNWIND CASE WHEN reached < $depth AND total = $limit THEN CASE reached WHEN 1 THEN r1 ELSE r2 END
               ELSE [] END AS x
 """
-        + ties
+        + reach
         + """
   WITH * WHERE n <> c AND NOT n IN r1 AND NOT n IN r2
   RETURN count(n) > 0 AS more
@@ -138,13 +179,13 @@ LIMIT $limit
 WITH c, total, explored_depth, collect(n) AS kept, collect({id: n.id, name: n.name, distance: d, paper_count: """
         + papers
         + """}) AS nodes
-CALL (kept) {
-  WITH kept, [n IN kept | n.id] AS ids
+CALL (c, kept) {
+  WITH c, kept, [n IN kept | n.id] AS ids
   UNWIND kept AS a
 """
         + kept_ties
         + """
-  RETURN collect([a.id, b.id, weight, first_year, last_year]) AS edges
+  RETURN collect(DISTINCT tie) AS edges
 }
 RETURN c.id AS centre, total, explored_depth, total > $limit OR explored_depth < $depth AS truncated, nodes, edges
 """
@@ -164,8 +205,10 @@ RETURN c.id AS centre, total, explored_depth, total > $limit OR explored_depth <
 # the ring after which a nearer ring already left someone out (rings 0..k hold more than $limit, or
 # exactly $limit with more beyond). EGO_NETWORK reads stored ties; EGO_NETWORK_WINDOWED recounts each
 # tie and paper count in [$year_from, $year_to] (two statements: each plans in half the time).
-EGO_NETWORK: LiteralString = _ego_network(_TIES_STORED, _PAPERS_STORED, _KEPT_TIES_STORED)
-EGO_NETWORK_WINDOWED: LiteralString = _ego_network(_TIES_WINDOWED, _PAPERS_WINDOWED, _KEPT_TIES_WINDOWED)
+EGO_NETWORK: LiteralString = _ego_network(_TIES_STORED, _REACH_STORED, _PAPERS_STORED, _KEPT_TIES_STORED)
+EGO_NETWORK_WINDOWED: LiteralString = _ego_network(
+    _TIES_WINDOWED, _TIES_WINDOWED, _PAPERS_WINDOWED, _KEPT_TIES_WINDOWED
+)
 
 # Up to $max_paths shortest co-authorship paths (ties with weight >= $min_weight, at most 6 hops)
 # between two researchers (internal ids), every hop with its weight and shared papers.

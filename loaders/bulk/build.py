@@ -69,6 +69,7 @@ class BuildOptions:
     workers: int = 0  # staging processes; 0: one per core
     max_authors: int = Settings.pair_edge_max_authors
     same_name_cap: int = Settings.same_name_max_bucket
+    top_ties: int = Settings.network_top_ties
     keep_work: bool = False  # keep the staged rows and the DuckDB file (for debugging)
 
     @classmethod
@@ -81,6 +82,7 @@ class BuildOptions:
             workers=settings.bulk_workers,
             max_authors=settings.pair_edge_max_authors,
             same_name_cap=settings.same_name_max_bucket,
+            top_ties=settings.network_top_ties,
         )
 
 
@@ -268,6 +270,6 @@ def _transform(
         t.echo(f"{name}: {summary.steps[name]:.1f}s")
     step = time.monotonic()
     summary.claims = claims(t)
-    derived(t, options.max_authors, options.same_name_cap)
+    derived(t, options.max_authors, options.same_name_cap, options.top_ties)
     summary.steps["claims and derived"] = time.monotonic() - step
     t.echo(f"claims and derived edges: {summary.steps['claims and derived']:.1f}s")

@@ -23,6 +23,7 @@ MANIFEST = "manifest.json"
 DERIVED = (
     ("CITES", "Paper", "Paper"),
     ("COAUTHORED_WITH", "Researcher", "Researcher"),
+    ("TOP_TIE", "Researcher", "Researcher"),
     ("STATES_AFFILIATION", "Paper", "Institution"),
     ("AFFILIATED_WITH", "Researcher", "Institution"),
     ("SAME_NAME_AS", "Researcher", "Researcher"),

@@ -303,6 +303,25 @@ FROM people a JOIN people b ON a.pid = b.pid AND a.rid < b.rid
 GROUP BY a.rid, b.rid
 """
 
+# TOP_TIE {weight, first_year, last_year} (graph/MODEL.md "Network backbone"): from each researcher with
+# more than $top_ties co-authors to that many of its heaviest (weight descending, then id), as the online
+# loader's REFRESH_TOP_TIES (queries/derive.py) keeps them.
+TOP_TIES = """
+CREATE OR REPLACE TABLE edge_TOP_TIE AS
+WITH ends AS (
+  SELECT sid AS rid, eid AS other, weight, first_year, last_year FROM edge_COAUTHORED_WITH
+  UNION ALL
+  SELECT eid AS rid, sid AS other, weight, first_year, last_year FROM edge_COAUTHORED_WITH
+),
+ranked AS (
+  SELECT rid, other, weight, first_year, last_year,
+         row_number() OVER (PARTITION BY rid ORDER BY weight DESC, other) AS place,
+         count(*) OVER (PARTITION BY rid) AS ties
+  FROM ends
+)
+SELECT rid AS sid, other AS eid, weight, first_year, last_year FROM ranked WHERE ties > $top_ties AND place <= $top_ties
+"""
+
 # Columns the derived statements below read that a table has only when some record stated them (the
 # tables' columns follow the properties seen): added empty before they run, so any dump builds.
 COLUMNS_READ: dict[str, dict[str, str]] = {

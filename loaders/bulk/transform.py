@@ -252,9 +252,9 @@ def claims(t: Transform) -> int:
     return len(moves)
 
 
-def derived(t: Transform, max_authors: int, same_name_cap: int) -> None:
-    """Papers' category ids, CITES, COAUTHORED_WITH (pair rule), STATES_AFFILIATION, AFFILIATED_WITH,
-    SAME_NAME_AS and the Ref nodes."""
+def derived(t: Transform, max_authors: int, same_name_cap: int, top_ties: int) -> None:
+    """Papers' category ids, CITES, COAUTHORED_WITH (pair rule), TOP_TIE, STATES_AFFILIATION,
+    AFFILIATED_WITH, SAME_NAME_AS and the Ref nodes."""
     for table, columns in sql.COLUMNS_READ.items():
         t.engine.add_columns(table, columns)
     t.run(sql.PAPER_CATEGORY_IDS)
@@ -262,6 +262,7 @@ def derived(t: Transform, max_authors: int, same_name_cap: int) -> None:
     t.run(sql.CITES)
     t.run(sql.AUTHORSHIPS)
     t.run(sql.COAUTHORED, max_authors=max_authors)
+    t.run(sql.TOP_TIES, top_ties=top_ties)
     t.run(sql.STATED)
     t.run(sql.AFFILIATED)
     t.run(sql.SAME_NAME, cap=same_name_cap)

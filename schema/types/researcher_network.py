@@ -20,7 +20,9 @@ class ResearcherNetwork(CollaborationNetwork):
     centre: str = strawberry.field(description="Internal id of the researcher at the centre.")
     nodes: list[NetworkNode] = strawberry.field(description="Researchers, nearest first.")
     edges: list[NetworkEdge] = strawberry.field(
-        resolver=_edges, description="Co-authorship ties among the returned researchers."
+        resolver=_edges,
+        description="Co-authorship ties among the returned researchers: the centre's, and those the "
+        "rings were reached through (past ring 1 a prolific researcher reaches only its heaviest ties).",
     )
     truncated: bool = strawberry.field(description="True when `limit` left researchers out (exact).")
     total_node_count: int = strawberry.field(

@@ -78,7 +78,7 @@ def migrate_command() -> None:
     """Create every constraint and index and backfill derived keys a database loaded by an older Weft lacks
     (IF NOT EXISTS, idempotent: safe to run again); says each step as it ends."""
     with connected() as (driver, settings):
-        n = migrate(driver, settings.neo4j_database, echo=typer.echo)
+        n = migrate(driver, settings.neo4j_database, echo=typer.echo, top_ties=settings.network_top_ties)
     typer.echo(f"{n} constraints and indexes in place")
 
 

@@ -3,10 +3,14 @@ documented rule, computed here with networkx from the raw co-author ties and aut
 Neo4j (shared OpenAlex data), for limits cutting ring 1, ring 2 and ring 3, every `rankBy`, `minWeight`
 and a year window.
 
-The rule (schema/roots/networks.py, graph/MODEL.md): rings by hops over the kept ties; the first
-`limit` researchers by (ring, score descending, id), score by `rankBy`: WEIGHT the summed weight of
-the ties to the ring before, PAPERS the paper count, CENTRALITY the number of co-authors in the
-whole graph; rings are read only while the nearer ones hold fewer than `limit` researchers.
+The rule (schema/roots/networks.py, graph/MODEL.md "Network backbone"): ring 1 is the centre's
+co-authors; each later ring the researchers the one before reaches, a researcher with more than
+`network_top_ties` co-authors reaching only that many of its heaviest (weight descending, then id) and
+any other all of its co-authors; the first `limit` researchers by (ring, score descending, id), score
+by `rankBy`: WEIGHT the summed weight of the reaching ties from the ring before, PAPERS the paper count,
+CENTRALITY the number of co-authors in the whole graph; rings are read only while the nearer ones hold
+fewer than `limit` researchers; the edges are the centre's ties and the reaching ties among the kept.
+With a year window every tie reaches (the window recounts them).
 """
 
 from __future__ import annotations
@@ -62,12 +66,27 @@ class RawGraph:
             self.authors[r["p"]].add(r["r"])
             self.year[r["p"]] = r["y"]
         self.degree: Counter[str] = Counter()
-        self.out_degree: Counter[str] = Counter()  # stored ties leave the smaller id
-        for a, b, *_ in self.ties:
+        weights: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for a, b, w, *_ in self.ties:
             self.degree[a] += 1
             self.degree[b] += 1
-            self.out_degree[a] += 1
+            weights[a].append((-w, b))
+            weights[b].append((-w, a))
+        top_ties = Settings.network_top_ties
+        # The co-authors each researcher with more than `top_ties` of them reaches: its heaviest.
+        self.top: dict[str, set[str]] = {
+            r: {b for _, b in sorted(ends)[:top_ties]} for r, ends in weights.items() if len(ends) > top_ties
+        }
         self.graphs: dict[tuple[int, tuple[int, int] | None], nx.Graph] = {}
+
+    def reach(self, g: nx.Graph, n: str, window: tuple[int, int] | None) -> set[str]:
+        """Whom `n`, in a ring past the centre, reaches in `g`: its heaviest co-authors if it is a hub
+        (stored ties only), else all."""
+        if n not in g:
+            return set()
+        if window is None and n in self.top:
+            return {m for m in g[n] if m in self.top[n]}
+        return set(g[n])
 
     def graph(self, min_weight: int, window: tuple[int, int] | None) -> nx.Graph:
         """Ties of at least `min_weight`: stored ones, or recounted from the papers in `window` (built once)."""
@@ -100,8 +119,22 @@ class RawGraph:
         return sum(1 for y in years if y is not None and window[0] <= y <= window[1])
 
 
-def rings(g: nx.Graph, centre: str, depth: int) -> dict[str, int]:
-    return nx.single_source_shortest_path_length(g, centre, cutoff=depth) if centre in g else {centre: 0}
+def rings(raw: RawGraph, g: nx.Graph, centre: str, depth: int, window: tuple[int, int] | None) -> dict[str, int]:
+    """Each researcher's ring: the centre's co-authors, then whom each ring reaches."""
+    dist = {centre: 0}
+    ring = set(g[centre]) if centre in g else set()
+    for k in range(1, depth + 1):
+        ring -= dist.keys()
+        dist.update(dict.fromkeys(ring, k))
+        ring = set().union(*(raw.reach(g, n, window) for n in ring))
+    return dist
+
+
+def reaching(raw: RawGraph, g: nx.Graph, centre: str, a: str, b: str, window: tuple[int, int] | None) -> bool:
+    """Whether the tie a-b is drawn among kept researchers: the centre's own, or reaching from either end."""
+    if not g.has_edge(a, b):
+        return False
+    return centre in (a, b) or b in raw.reach(g, a, window) or a in raw.reach(g, b, window)
 
 
 def expected(
@@ -109,14 +142,15 @@ def expected(
 ) -> dict[str, Any]:
     """The network the documented rule gives, from the whole graph (no bound needed here)."""
     g = raw.graph(min_weight, window)
-    dist = rings(g, centre, depth)
+    dist = rings(raw, g, centre, depth, window)
 
     def score(n: str) -> int:
         if rank_by == "PAPERS":
             return raw.paper_count(n, window)
         if rank_by == "CENTRALITY":
             return raw.degree[n]
-        return sum(g[n][m]["weight"] for m in g[n] if dist.get(m) == dist[n] - 1)
+        before = [m for m in g[n] if dist.get(m) == dist[n] - 1]
+        return sum(g[n][m]["weight"] for m in before if dist[m] == 0 or n in raw.reach(g, m, window))
 
     order = sorted(dist, key=lambda n: (dist[n], 0 if n == centre else -score(n), n))
     kept = order[:limit]
@@ -134,7 +168,7 @@ def expected(
         "edges": {
             frozenset((a, b)): (g[a][b]["weight"], g[a][b]["first_year"], g[a][b]["last_year"])
             for a, b in combinations(kept, 2)
-            if g.has_edge(a, b)
+            if reaching(raw, g, centre, a, b, window)
         },
         "truncated": len(dist) > limit,
         "total": sum(size[j] for j in range(explored + 1)),
@@ -143,16 +177,10 @@ def expected(
     }
 
 
-def lookups(raw: RawGraph, kept: list[str]) -> Counter[str]:
-    """How the statement finds the stored ties from each kept researcher with a tie to a later one
-    (queries/network._KEPT_TIES_STORED): its outgoing ties, or a key lookup per later researcher when it
-    has more than five outgoing ties per kept researcher."""
-    g = raw.graph(1, None)
-    return Counter(
-        "expand" if raw.out_degree[a] <= 5 * len(kept) else "seek"
-        for a in kept
-        if any(g.has_edge(a, b) for b in kept if b > a)
-    )
+def lookup(raw: RawGraph, centre: str, kept: list[str]) -> str:
+    """How the statement finds the centre's ties to the kept (queries/network._KEPT_TIES_STORED): through
+    its ties, or a key lookup per kept researcher when it has more than five ties per kept researcher."""
+    return "expand" if raw.degree[centre] <= 5 * len(kept) else "seek"
 
 
 @pytest.fixture(scope="module")
@@ -269,10 +297,14 @@ def test_a_limit_inside_ring_two_keeps_ring_one_whole_and_the_heaviest_of_ring_t
     net = ask(client, butcher, 2, 1, None, limit, "WEIGHT")
     assert net["truncated"] and len(net["nodes"]) == limit and net["exploredDepth"] == 2
     assert Counter(n["distance"] for n in net["nodes"]) == {0: 1, 1: ring1, 2: 5}
-    # The five of ring 2 are those with the heaviest ties into ring 1 (ties read here from Neo4j).
+    # The five of ring 2 are those with the heaviest reaching ties from ring 1 (ties read here from Neo4j).
     g = raw.graph(1, None)
-    dist = rings(g, butcher, 2)
-    into_ring1 = {n: sum(g[n][m]["weight"] for m in g[n] if dist.get(m) == 1) for n, d in dist.items() if d == 2}
+    dist = rings(raw, g, butcher, 2, None)
+    into_ring1 = {
+        n: sum(g[n][m]["weight"] for m in g[n] if dist.get(m) == 1 and n in raw.reach(g, m, None))
+        for n, d in dist.items()
+        if d == 2
+    }
     top = sorted(into_ring1, key=lambda n: (-into_ring1[n], n))[:5]
     assert {n["id"] for n in net["nodes"] if n["distance"] == 2} == set(top)
     kept = {n["id"] for n in net["nodes"]}
@@ -283,13 +315,13 @@ def test_a_hub_among_few_kept_finds_its_ties_by_key(
     client: TestClient, raw: RawGraph, centres: list[str], openalex_graph: Driver
 ) -> None:
     busiest = centres[-1]
-    assert raw.out_degree[busiest] > 5 * 12  # so up to 12 kept, its ties are looked up by key
+    assert raw.degree[busiest] > 5 * 12  # so up to 12 kept, its ties are looked up by key
     found: Counter[str] = Counter()
     for depth in (1, 2):
         for limit in range(2, 13):
             want = expected(raw, busiest, depth, 1, None, limit, "WEIGHT")
             check(ask(client, busiest, depth, 1, None, limit, "WEIGHT"), want, busiest)
-            found.update(lookups(raw, list(want["kept"])))
+            found[lookup(raw, busiest, list(want["kept"]))] += 1
     assert found["seek"] >= 20  # looked up by key, and equal to networkx (other tests cover expansion)
     profile = openalex_graph.execute_query(
         "PROFILE " + network.EGO_NETWORK,

@@ -154,6 +154,7 @@ def graph_snapshot(driver: Driver, database: str) -> dict[str, object]:
         "same_name": "MATCH (a)-[s:SAME_NAME_AS]->(b) RETURN a.id, b.id, s.evidence, s.shared_coauthors, "
         "s.shared_institutions, s.overlapping_years",
         "authored": "MATCH (r)-[a:AUTHORED]->(p) RETURN r.id, p.id, a.rank, a.sources, a.claimed_sources",
+        "top_ties": "MATCH (a)-[t:TOP_TIE]->(b) RETURN a.id, b.id, t.weight, t.first_year, t.last_year",
     }
     found: dict[str, object] = {"counts": counts(driver, database)}
     for name, query in queries.items():
@@ -174,7 +175,7 @@ def test_claims_same_names_and_every_derived_edge_agree(
     bulk = graph_snapshot(import_driver, import_settings.neo4j_database)
     online = graph_snapshot(all_sources_graph, settings.neo4j_database)
     assert bulk == online
-    assert bulk["same_name"] and bulk["coauthored"] and bulk["authored"]  # there was something to compare
+    assert bulk["same_name"] and bulk["coauthored"] and bulk["authored"] and bulk["top_ties"]  # something to compare
 
 
 # Papers whose `category_ids` is not the sorted list of their IN_CATEGORY ends (absent when none), the
