@@ -152,14 +152,16 @@ CALL (a, b, weight, first_year, last_year) {
 # reaches past a researcher only through these. Refreshes each row {id, partners}: with `partners` null
 # the researcher's ties are all read (some may have lost weight: moved, recounted), else only its TOP_TIE
 # edges and its ties to `partners` (its co-authors on papers new in this load: when ties only gain, no
-# other tie can enter its heaviest $k; one with fewer than $k TOP_TIE edges is read whole). Writes only
-# what changed; a researcher with at most $k co-authors loses any. Returns nothing.
+# other tie can enter its heaviest $k; one with fewer than $k TOP_TIE edges is read whole). Old and new
+# lists are compared whole first (both in heaviest-first order), so an unchanged researcher writes nothing
+# and costs no edge-by-edge comparison; a researcher with at most $k co-authors loses any. Returns nothing.
 REFRESH_TOP_TIES: LiteralString = """
 UNWIND $rows AS row
 MATCH (r:Researcher {id: row.id})
 WITH r, row, COUNT { (r)-[:COAUTHORED_WITH]-() } AS degree,
-     COLLECT { MATCH (r)-[t:TOP_TIE]->(n) RETURN {n: n, weight: t.weight, first_year: t.first_year,
-                                                  last_year: t.last_year} } AS old
+     COLLECT { MATCH (r)-[t:TOP_TIE]->(n)
+               RETURN {n: n, weight: t.weight, first_year: t.first_year, last_year: t.last_year}
+               ORDER BY t.weight DESC, n.id } AS old
 WITH r, row, old, degree > $k AND (row.partners IS NULL OR size(old) < $k) AS whole,
      degree > $k AND row.partners IS NOT NULL AND size(old) >= $k AS patched
 CALL (r, row, old, whole, patched) {
@@ -185,15 +187,18 @@ CALL (r, row, old, whole, patched) {
   LIMIT $k
   RETURN collect({n: n, weight: weight, first_year: first_year, last_year: last_year}) AS top
 }
-CALL (r, top) {
+WITH r, top, [x IN top | [x.n, x.weight, coalesce(x.first_year, 0), coalesce(x.last_year, 0)]] AS now,
+     [o IN old | [o.n, o.weight, coalesce(o.first_year, 0), coalesce(o.last_year, 0)]] AS was
+WHERE now <> was
+CALL (r, now) {
+  WITH r, [x IN now | x[0]] AS kept
   MATCH (r)-[t:TOP_TIE]->(n)
-  WHERE NOT n IN [x IN top | x.n]
+  WHERE NOT n IN kept
   DELETE t
 }
-CALL (r, old, top) {
-  UNWIND top AS x
-  WITH r, x WHERE NOT [x.n, x.weight, coalesce(x.first_year, 0), coalesce(x.last_year, 0)]
-                      IN [o IN old | [o.n, o.weight, coalesce(o.first_year, 0), coalesce(o.last_year, 0)]]
+CALL (r, top, now, was) {
+  UNWIND range(0, size(top) - 1) AS i
+  WITH r, top[i] AS x, now[i] AS key, was WHERE NOT key IN was
   WITH r, x, x.n AS n
   MERGE (r)-[t:TOP_TIE]->(n)
   SET t.weight = x.weight, t.first_year = x.first_year, t.last_year = x.last_year
