@@ -128,8 +128,8 @@ def test_small_derive_chunks_give_the_same_graph(
                 skipped.extend(params["done"])
             return self.tx.run(query, **params)
 
-    def spying(tx: ManagedTransaction, ids: list[str], finished: set[str], max_authors: int) -> None:
-        real_tx(Spy(tx), ids, finished, max_authors)  # type: ignore[arg-type]  # duck-typed transaction
+    def spying(tx: ManagedTransaction, ids: list[str], finished: set[str], max_authors: int) -> list[str]:
+        return real_tx(Spy(tx), ids, finished, max_authors)  # type: ignore[arg-type]  # duck-typed transaction
 
     monkeypatch.setattr(derived, "DERIVE_CHUNK", 37)
     monkeypatch.setattr(derived, "_coauthors_tx", spying)
