@@ -10,6 +10,7 @@ from neo4j import Driver, ManagedTransaction
 
 from weft.graph.driver import translated_errors
 from weft.graph.settings import Settings
+from weft.graph.versions import bump_data_version
 from weft.queries import admin, derive
 
 
@@ -66,6 +67,8 @@ def migrate(
         echo(f"{what}: {written:,} {noun} backfilled ({time.monotonic() - began:.1f}s)")
     began = time.monotonic()
     refreshed = backfill_top_ties(driver, database, top_ties)
+    if refreshed:  # networks changed: servers drop their cached ones
+        bump_data_version(driver, database)
     noun = "researcher" if refreshed == 1 else "researchers"
     echo(f"heaviest ties (TOP_TIE): {refreshed:,} {noun} refreshed ({time.monotonic() - began:.1f}s)")
     with translated_errors("noting the backfills"):

@@ -78,11 +78,19 @@ def test_loads_in_parts_an_update_and_a_new_limit_keep_the_heaviest_ties(driver:
     want = heaviest(driver, TOP)
     assert stored(driver) == want and want != before
 
-    # Another limit: the migration gives every researcher the right number, and then has nothing to do.
+    # Another limit: the migration gives every researcher the right number (and marks the graph changed, so
+    # servers drop the networks they keep), and then has nothing to do.
     lines: list[str] = []
+    version = _data_version(driver)
     migrate(driver, "neo4j", echo=lines.append, top_ties=TOP + 2)
     assert stored(driver) == heaviest(driver, TOP + 2)
+    assert _data_version(driver) == version + 1
     assert any(line.startswith("heaviest ties") and " 0 researchers" not in line for line in lines), lines
     lines.clear()
     migrate(driver, "neo4j", echo=lines.append, top_ties=TOP + 2)
     assert any(line.startswith("heaviest ties (TOP_TIE): 0 researchers") for line in lines), lines
+    assert _data_version(driver) == version + 1
+
+
+def _data_version(driver: Driver) -> int:
+    return driver.execute_query("MATCH (m:Meta {key: 'graph'}) RETURN m.data_version AS v").records[0]["v"]
