@@ -2,18 +2,19 @@
 
 `researcher_network` reads the network once (queries.network.EGO_NETWORK: the database explores the
 rings it needs, ranks, keeps the `limit` most relevant researchers and reads only the ties among
-them), turns it into a canonical networkx graph (graph/nx_bridge.py) and returns a `Network` whose
-analytics are computed on first use and cached with it.
+them), puts its nodes and ties in canonical order and returns a `Network` whose networkx graph
+(graph/nx_bridge.py) and analytics are computed on first use and cached with it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from operator import itemgetter
 from typing import Any
 
 import networkx as nx
@@ -21,7 +22,7 @@ import networkx as nx
 from weft.graph.analytics import centrality, communities, structure
 from weft.graph.errors import InvalidInput
 from weft.graph.network_cache import NETWORK_CACHE, VersionedCache, cached
-from weft.graph.nx_bridge import canonical_graph
+from weft.graph.nx_bridge import ordered_graph
 from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.researchers import find_researcher
 from weft.queries import network as q
@@ -83,9 +84,46 @@ class NetworkParams:
         return self
 
 
+Tie = tuple[str, str, Any, Any, Any]
+"""One edge of a network as (smaller id, larger id, weight, first_year, last_year): a plain tuple of atoms,
+which the garbage collector stops tracking, so a cached network of 10,000 ties is not rescanned by every
+full collection (as objects they made each one cost 150-270 ms; bench/RESULTS.md)."""
+
+NodeRow = tuple[str, dict[str, Any]]
+"""One node of a network: its id and its attributes."""
+
+
+def canonical_parts(nodes: Iterable[NodeRow], ties: Iterable[Sequence[Any]]) -> tuple[list[NodeRow], list[Tie]]:
+    """Nodes sorted by id and ties sorted by (smaller, larger) id: what `canonical_graph` would hold and in
+    its order, without building it (a repeated node or pair keeps its last values, a tie to itself is
+    dropped, an endpoint that is not a node joins the nodes bare, in the order the graph would add it).
+
+    >>> canonical_parts([("b", {}), ("a", {"name": "A"})], [("b", "a", 2, None, None), ("c", "a", 1, 2001, 2001)])
+    ([('a', {'name': 'A'}), ('b', {}), ('c', {})], [('a', 'b', 2, None, None), ('a', 'c', 1, 2001, 2001)])
+    """
+    by_id = dict(nodes)
+    pairs: dict[tuple[str, str], Tie] = {}
+    for a, b, weight, first_year, last_year in ties:
+        if a != b:
+            if b < a:
+                a, b = b, a
+            pairs[a, b] = (a, b, weight, first_year, last_year)
+    sorted_ties = sorted(pairs.values())
+    sorted_nodes = sorted(by_id.items(), key=itemgetter(0))
+    for a, b, *_ in sorted_ties:
+        for end in (a, b):
+            if end not in by_id:
+                by_id[end] = {}
+                sorted_nodes.append((end, by_id[end]))
+    return sorted_nodes, sorted_ties
+
+
 @dataclass
 class Network:
-    """A computed network around one centre; analytics describe `graph` (the returned nodes/edges).
+    """A computed network around one centre: its nodes and ties in canonical order (`canonical_parts`),
+    and the networkx graph of them (`graph`) that the analytics describe, built only when one is asked
+    for: an answer that lists the network needs no graph (building one was ~11 ms of an 8,000-tie
+    network at 1M; bench/RESULTS.md).
 
     `total_node_count` counts the network within `explored_depth` hops before `limit` (researcher
     networks stop exploring where a nearer ring already overflows `limit`).
@@ -96,13 +134,68 @@ class Network:
 
     kind: str
     centre: str
-    graph: nx.Graph[str]
+    nodes: list[NodeRow]
+    ties: list[Tie]
     truncated: bool
     total_node_count: int
     explored_depth: int = 1
     # What the API built from this network for its answers (its GraphQL object), kept with it while the
     # network is cached: a cache hit serves those instead of rebuilding 10,000 tie objects.
     built: dict[str, Any] = field(default_factory=dict[str, Any], repr=False, compare=False)
+
+    @classmethod
+    def of(
+        cls,
+        kind: str,
+        centre: str,
+        nodes: Iterable[NodeRow],
+        ties: Iterable[Sequence[Any]],
+        truncated: bool,
+        total_node_count: int,
+        explored_depth: int = 1,
+    ) -> Network:
+        """A network of nodes and ties in any order (put in canonical order here)."""
+        ordered_nodes, ordered_ties = canonical_parts(nodes, ties)
+        return cls(kind, centre, ordered_nodes, ordered_ties, truncated, total_node_count, explored_depth)
+
+    @classmethod
+    def from_graph(
+        cls,
+        kind: str,
+        centre: str,
+        graph: nx.Graph[str],
+        truncated: bool,
+        total_node_count: int,
+        explored_depth: int = 1,
+    ) -> Network:
+        """A network over an existing graph (tests, tools): its nodes and ties read from it, the graph kept.
+
+        >>> n = Network.from_graph("researcher", "a", nx.Graph([("a", "b", {"weight": 2})]), False, 2)
+        >>> n.nodes, n.ties, n.graph.number_of_edges()
+        ([('a', {}), ('b', {})], [('a', 'b', 2, None, None)], 1)
+        """
+        network = cls.of(
+            kind,
+            centre,
+            ((n, dict(attrs)) for n, attrs in graph.nodes(data=True)),
+            (
+                (a, b, attrs.get("weight"), attrs.get("first_year"), attrs.get("last_year"))
+                for a, b, attrs in graph.edges(data=True)
+            ),
+            truncated,
+            total_node_count,
+            explored_depth,
+        )
+        network.__dict__["graph"] = graph
+        return network
+
+    @cached_property
+    def graph(self) -> nx.Graph[str]:
+        """The nodes and ties as a networkx graph (edge attributes `weight`, `first_year`, `last_year`)."""
+        return ordered_graph(
+            self.nodes,
+            ((a, b, {"weight": w, "first_year": first, "last_year": last}) for a, b, w, first, last in self.ties),
+        )
 
     @cached_property
     def communities(self) -> dict[str, int]:
@@ -138,7 +231,7 @@ class Network:
         """Compute the named analytics now (e.g. in a worker thread, off the event loop); `names` are
         `Analytics` members or their string values, others are ignored.
 
-        >>> n = Network("researcher", "a", nx.Graph([("a", "b")]), False, 2)
+        >>> n = Network.from_graph("researcher", "a", nx.Graph([("a", "b")]), False, 2)
         >>> n.precompute({Analytics.COMMUNITIES, "summary"})
         >>> [name in n.__dict__ for name in ("communities", "summary", "pagerank")]
         [True, True, False]
@@ -159,20 +252,14 @@ def network_from_row(row: Mapping[str, Any]) -> Network:
     >>> list(n.graph.edges(data="weight")), n.truncated, n.total_node_count, n.explored_depth
     ([('a', 'c', 2)], True, 3, 1)
     """
-    graph = canonical_graph(
+    return Network.of(
+        "researcher",
+        row["centre"],
         (
             (node["id"], {"name": node["name"], "paper_count": node["paper_count"], "distance": node["distance"]})
             for node in row["nodes"]
         ),
-        (
-            (source, target, {"weight": weight, "first_year": first, "last_year": last})
-            for source, target, weight, first, last in row["edges"]
-        ),
-    )
-    return Network(
-        kind="researcher",
-        centre=row["centre"],
-        graph=graph,
+        row["edges"],
         truncated=row["truncated"],
         total_node_count=row["total"],
         explored_depth=row["explored_depth"],
@@ -216,4 +303,4 @@ async def researcher_network(
 
 def network_weight(network: Network | None) -> int:
     """What a network weighs in the cache: its nodes plus edges (an unknown id's None: 1)."""
-    return 1 if network is None else 1 + network.graph.number_of_nodes() + network.graph.number_of_edges()
+    return 1 if network is None else 1 + len(network.nodes) + len(network.ties)

@@ -14,7 +14,6 @@ from typing import Any
 from weft.graph.errors import InvalidInput
 from weft.graph.network import MAX_LIMIT, Network, network_weight
 from weft.graph.network_cache import NETWORK_CACHE, VersionedCache, cached
-from weft.graph.nx_bridge import canonical_graph
 from weft.graph.reads.institutions import find_institution
 from weft.graph.reads.reader import GraphReader
 from weft.queries import network as q
@@ -48,30 +47,28 @@ def institution_network_from_rows(rows: Sequence[Mapping[str, Any]], min_weight:
     partners = sorted((i for i, w in to_centre.items() if w >= min_weight), key=lambda i: (-to_centre[i], i))
     kept = [centre, *partners[: limit - 1]]
     by_id = {row["id"]: row for row in rows}
-    ties: list[tuple[str, str, dict[str, Any]]] = []
+    ties: list[tuple[str, str, int, None, None]] = []
     for a, b in combinations(kept, 2):
         shared = len(papers[a] & papers[b])
         if shared >= min_weight:
-            ties.append((a, b, {"weight": shared}))
-    graph = canonical_graph(
+            ties.append((a, b, shared, None, None))
+    nodes = (
         (
-            (
-                i,
-                {
-                    "name": by_id[i]["name"],
-                    "country": by_id[i]["country"],
-                    "paper_count": len(papers[i]),
-                    "distance": 0 if i == centre else 1,
-                },
-            )
-            for i in kept
-        ),
-        ties,
+            i,
+            {
+                "name": by_id[i]["name"],
+                "country": by_id[i]["country"],
+                "paper_count": len(papers[i]),
+                "distance": 0 if i == centre else 1,
+            },
+        )
+        for i in kept
     )
-    return Network(
-        kind="institution",
-        centre=centre,
-        graph=graph,
+    return Network.of(
+        "institution",
+        centre,
+        nodes,
+        ties,
         truncated=rows[0]["partners"] > limit - 1,
         total_node_count=rows[0]["partners"] + 1,
     )

@@ -33,8 +33,6 @@ def canonical_graph(
     >>> list(g.nodes), list(g.edges(data="weight")), g.nodes["a"]
     (['a', 'b', 'c'], [('a', 'b', 2), ('a', 'c', None)], {'name': 'A'})
     """
-    graph: nx.Graph[str] = nx.Graph()
-    graph.add_nodes_from(sorted(((n, dict(attrs)) for n, attrs in nodes), key=itemgetter(0)))
     # Sorted as (smaller, larger, position): the position keeps equal pairs in input order, as a stable
     # sort would, while tuples of strings and ints compare without a key function.
     given: list[Mapping[str, Any]] = []
@@ -44,10 +42,28 @@ def canonical_graph(
             keyed.append((a, b, len(given)) if a < b else (b, a, len(given)))
             given.append(attrs)
     keyed.sort()
-    adjacency = cast("dict[str, dict[str, dict[str, Any]]]", getattr(graph, "_adj"))  # noqa: B009 - see the docstring
-    for a, b, position in keyed:
-        attrs = given[position]
-        if a not in adjacency or b not in adjacency:
+    return ordered_graph(
+        sorted(((n, dict(attrs)) for n, attrs in nodes), key=itemgetter(0)),
+        ((a, b, given[position]) for a, b, position in keyed),
+    )
+
+
+def ordered_graph(
+    nodes: Iterable[tuple[str, dict[str, Any]]],
+    edges: Iterable[tuple[str, str, Mapping[str, Any]]],
+) -> nx.Graph[str]:
+    """An undirected graph with nodes and then edges added in the order given, as `add_nodes_from` +
+    `add_edges_from` would (an endpoint that is not a node becomes one, a repeated edge's attributes update
+    the first's), the adjacency written directly (see `canonical_graph`).
+
+    >>> list(ordered_graph([("b", {}), ("a", {})], [("b", "a", {"weight": 2})]).edges(data="weight"))
+    [('b', 'a', 2)]
+    """
+    graph: nx.Graph[str] = nx.Graph()
+    graph.add_nodes_from(nodes)
+    adjacency = cast("dict[str, dict[str, dict[str, Any]]]", getattr(graph, "_adj"))  # noqa: B009 - see canonical_graph
+    for a, b, attrs in edges:
+        if a == b or a not in adjacency or b not in adjacency:
             graph.add_edge(a, b, **attrs)  # a new endpoint joins in the order add_edges_from would add it
             continue
         data = adjacency[a].get(b)

@@ -22,13 +22,13 @@ class InstitutionNetwork(CollaborationNetwork):
 
     @classmethod
     def from_record(cls, network: Network) -> InstitutionNetwork:
-        g = network.graph
-        weight_to_centre = {n: g.edges[network.centre, n]["weight"] for n in g.neighbors(network.centre)}
-        order = sorted(g.nodes, key=lambda n: (n != network.centre, -weight_to_centre.get(n, 0), n))
+        centre = network.centre
+        weight_to_centre = {a if b == centre else b: w for a, b, w, *_ in network.ties if centre in (a, b)}
+        order = sorted(network.nodes, key=lambda node: (node[0] != centre, -weight_to_centre.get(node[0], 0), node[0]))
         return cls(
-            centre=network.centre,
-            nodes=[InstitutionNetworkNode.from_record(n, g.nodes[n], network) for n in order],
-            edges=[NetworkEdge.from_record(a, b, attrs) for a, b, attrs in g.edges(data=True)],
+            centre=centre,
+            nodes=[InstitutionNetworkNode.from_record(n, attrs, network) for n, attrs in order],
+            edges=[NetworkEdge.from_tie(values) for values in network.ties],
             truncated=network.truncated,
             network=network,
         )

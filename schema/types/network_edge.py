@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import strawberry
 
-Tie = tuple[str, str, int, int | None, int | None]
-"""A NetworkEdge's values as a plain tuple (source, target, weight, first_year, last_year): what a cached
-network keeps, since the garbage collector stops tracking such tuples (objects it would rescan)."""
-
-
-def tie(source: str, target: str, attrs: Mapping[str, Any]) -> Tie:
-    """The tie between two nodes from the edge attributes networkx holds."""
-    return source, target, int(attrs.get("weight") or 0), attrs.get("first_year"), attrs.get("last_year")
+from weft.graph.network import Tie
 
 
 @strawberry.type(description="An undirected tie; `source` has the smaller id.")
@@ -27,9 +17,6 @@ class NetworkEdge:
 
     @classmethod
     def from_tie(cls, values: Tie) -> NetworkEdge:
+        """The edge of one of a Network's ties (a weight the database left null reads 0)."""
         source, target, weight, first_year, last_year = values
-        return cls(source=source, target=target, weight=weight, first_year=first_year, last_year=last_year)
-
-    @classmethod
-    def from_record(cls, source: str, target: str, attrs: Mapping[str, Any]) -> NetworkEdge:
-        return cls.from_tie(tie(source, target, attrs))
+        return cls(source=source, target=target, weight=int(weight or 0), first_year=first_year, last_year=last_year)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import strawberry
 
-from weft.graph.network import Network
+from weft.graph.network import Network, Tie
 from weft.schema.types.collaboration_network import CollaborationNetwork
-from weft.schema.types.network_edge import NetworkEdge, Tie, tie
+from weft.schema.types.network_edge import NetworkEdge
 from weft.schema.types.network_node import NetworkNode
 
 
@@ -34,8 +34,7 @@ class ResearcherNetwork(CollaborationNetwork):
         "(rings 0..k hold more than `limit`, or exactly `limit` with more beyond); farther rings could not "
         "be kept, so they are not read."
     )
-    # The ties as plain tuples: a cached network of 10,000 ties is then not rescanned by every full garbage
-    # collection (as objects, kept with the cached network, they made each one cost 150-270 ms; RESULTS.md).
+    # The network's own ties (plain tuples, see `Tie`), turned into objects per request by `_edges`.
     ties: strawberry.Private[list[Tie]]
 
     @classmethod
@@ -48,12 +47,11 @@ class ResearcherNetwork(CollaborationNetwork):
 
     @classmethod
     def _build(cls, network: Network) -> ResearcherNetwork:
-        g = network.graph
-        order = sorted(g.nodes, key=lambda n: (g.nodes[n].get("distance", 0), n))
+        order = sorted(network.nodes, key=lambda node: (node[1].get("distance", 0), node[0]))
         return cls(
             centre=network.centre,
-            nodes=[NetworkNode.from_record(n, g.nodes[n], network) for n in order],
-            ties=[tie(a, b, attrs) for a, b, attrs in g.edges(data=True)],
+            nodes=[NetworkNode.from_record(n, attrs, network) for n, attrs in order],
+            ties=network.ties,
             truncated=network.truncated,
             total_node_count=network.total_node_count,
             explored_depth=network.explored_depth,

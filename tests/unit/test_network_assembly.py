@@ -133,13 +133,45 @@ def test_network_from_row_is_the_row_in_canonical_order() -> None:
     assert list(alone.graph.nodes) == ["c"] and alone.graph.number_of_edges() == 0 and not alone.truncated
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_network_parts_are_the_canonical_graph_in_its_order(seed: int) -> None:
+    """A Network keeps its nodes and ties as canonical_graph would hold them and in its order (what the API
+    lists without building the graph), and its lazily built graph is that same graph: ids out of order,
+    pairs in either direction and repeated with other values, ties to oneself, and (every third seed) an
+    endpoint that is no node."""
+    import random
+
+    rng = random.Random(seed)
+    ids = [f"r{i:02d}" for i in range(rng.randint(1, 12))]
+    nodes = [(i, {"name": i.upper(), "distance": rng.randint(0, 2)}) for i in rng.sample(ids, len(ids))]
+    nodes += [(rng.choice(ids), {"name": "again", "distance": 1}) for _ in range(rng.randint(0, 2))]
+    ends = [*ids, "x9", "x1"] if seed % 3 == 0 else ids
+    ties = [
+        (rng.choice(ends), rng.choice(ends), rng.randint(1, 5), rng.choice([None, 2001]), 2002)
+        for _ in range(rng.randint(0, 40))
+    ]
+    expected = canonical_graph(
+        nodes, ((a, b, {"weight": w, "first_year": f, "last_year": last}) for a, b, w, f, last in ties)
+    )
+    network = Network.of("researcher", ids[0], nodes, ties, False, len(ids))
+    assert network.nodes == list(expected.nodes(data=True))
+    listed = [(a, b, {"weight": w, "first_year": f, "last_year": last}) for a, b, w, f, last in network.ties]
+    if ends == ids:
+        assert listed == list(expected.edges(data=True))
+    else:  # two bare endpoints come out of the graph in the order they joined it; the ties keep the smaller first
+        assert sorted(listed) == sorted((min(a, b), max(a, b), d) for a, b, d in expected.edges(data=True))
+    assert list(network.graph.nodes(data=True)) == list(expected.nodes(data=True))
+    assert list(network.graph.edges(data=True)) == list(expected.edges(data=True))
+    assert all(a < b for a, b, *_ in network.ties)
+
+
 def test_network_analytics_equal_networkx_on_the_same_graph() -> None:
     graph = nx.karate_club_graph()
     named = canonical_graph(
         ((f"r{n:02d}", {"name": str(n)}) for n in graph.nodes),
         ((f"r{a:02d}", f"r{b:02d}", {"weight": d["weight"]}) for a, b, d in graph.edges(data=True)),
     )
-    network = Network("researcher", "r00", _with_distance(named, "r00"), False, named.number_of_nodes())
+    network = Network.from_graph("researcher", "r00", _with_distance(named, "r00"), False, named.number_of_nodes())
     direct = nx.Graph()
     direct.add_nodes_from(sorted(named.nodes))
     direct.add_edges_from(sorted(named.edges(data=True)))
