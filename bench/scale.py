@@ -36,7 +36,7 @@ import neo4j
 
 from bench import serve_queries as gq
 from bench.raw_cypher import NETWORK_PARAMS, RAW
-from bench.serve import Http, percentile
+from bench.serve import Http, open_driver, percentile
 from weft.graph.driver import open_async_driver
 from weft.graph.reads import papers, search
 from weft.graph.reads.reader import GraphReader
@@ -179,7 +179,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     os.environ["NEO4J_URI"] = args.uri
-    driver = neo4j.GraphDatabase.driver(args.uri, auth=None)
+    driver = open_driver(args.uri)  # as Weft's own: no planner notifications (a synthetic graph lacks some keys)
     began = time.perf_counter()
     ids = Ids.pick(driver, args.sample)
     print(f"ids chosen in {time.perf_counter() - began:.1f} s; load average {os.getloadavg()}", flush=True)

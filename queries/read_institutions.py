@@ -2,7 +2,7 @@
 
 from typing import LiteralString
 
-from weft.queries.projection import lean
+from weft.queries.projection import lean, picked
 
 # The institutions answering each key of $keys ([{property, value}], most specific first), with the key's
 # rank: rank, n. A fragment: INSTITUTION_LOOKUP and INSTITUTION_DETAILS continue it.
@@ -202,9 +202,10 @@ OPTIONAL CALL (inst) {
   CALL (k) {"""
     + _ROSTER_OF_K
     + """}
-  RETURN {total: size(found), page: """
-    + _ROSTER_ROWS
-    + """} AS roster
+  RETURN {total: size(found), page: [x IN found[k.skip..k.end] |
+    {researcher: head([one IN [x.researcher] | """
+    + picked("one", "$roster.props")
+    + """]), paper_count: x.paper_count, first_year: x.first_year, last_year: x.last_year}]} AS roster
 }
 OPTIONAL CALL (inst) {
   WITH {ids: [inst.id], categories: null, year_from: null, year_to: null, sort: 'MOST_CITED', skip: 0,

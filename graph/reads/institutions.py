@@ -7,7 +7,7 @@ from typing import Any
 
 from weft.graph.errors import InvalidInput
 from weft.graph.identity.lookup import escape_lucene, fold_name, parse_institution_id
-from weft.graph.reads.page import Page, Row, keys_param
+from weft.graph.reads.page import Page, Props, Row, keys_param, props_param, unpicked_in
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_institutions as q
 
@@ -173,6 +173,7 @@ class RosterPart:
     year_to: int | None
     skip: int
     limit: int
+    props: Props = None  # the researchers' properties the selection reads (None: every one)
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,13 @@ class InstitutionParts:
             "children": self.children,
             "roster": None
             if r is None
-            else {"year_from": r.year_from, "year_to": r.year_to, "skip": r.skip, "end": r.skip + r.limit},
+            else {
+                "year_from": r.year_from,
+                "year_to": r.year_to,
+                "skip": r.skip,
+                "end": r.skip + r.limit,
+                "props": props_param(r.props),
+            },
             "most_cited": None if self.most_cited is None else {"end": self.most_cited},
             "collaborators": None if c is None else {"skip": c[0], "end": c[0] + c[1], "researchers": c[2]},
         }
@@ -243,10 +250,17 @@ async def institution_details(reader: GraphReader, raw_id: str, parts: Instituti
         node=row["node"],
         parents=row["parents"] or [],
         children=row["children"] or [],
-        roster=_page(row["roster"]),
+        roster=_roster_page(row["roster"], parts.roster.props if parts.roster else None),
         most_cited=_page(row["most_cited"]),
         collaborators=_page(row["collaborators"]),
     )
+
+
+def _roster_page(part: Row | None, props: Props) -> Page:
+    """A folded roster part {total, page}, its researchers read with `picked` for `props`."""
+    if not part:
+        return Page([], 0, props)
+    return Page(unpicked_in(part["page"], "researcher", props), part["total"], props)
 
 
 async def _details(reader: GraphReader, keys: list[dict[str, Any]], params: dict[str, Any]) -> Row | None:

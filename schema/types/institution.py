@@ -13,7 +13,8 @@ import strawberry
 
 from weft.graph.errors import InvalidInput
 from weft.graph.identity.ids import KEY_PROPERTIES
-from weft.graph.reads.institutions import InstitutionDetails, InstitutionParts, RosterPart
+from weft.graph.reads.institutions import InstitutionDetails, InstitutionParts, RosterPart, roster_pages
+from weft.graph.reads.page import Props
 from weft.schema.context import Info
 from weft.schema.support.connection import (
     After,
@@ -30,12 +31,13 @@ from weft.schema.support.eager import eager
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import category_ids
 from weft.schema.support.paging import Window, check_range, window
-from weft.schema.support.prefetch import AskedField, Selection, fold, prime
+from weft.schema.support.prefetch import AskedField, Selection, covers, fold, node_props, prime
 from weft.schema.support.values import Identity
 from weft.schema.types.collaborating_institution import CollaboratingInstitution
 from weft.schema.types.entity import resolve_ids
 from weft.schema.types.named_entity import NamedEntity, resolve_alt_names
 from weft.schema.types.refs import PaperRef
+from weft.schema.types.researcher import RESEARCHER_READS
 from weft.schema.types.roster_entry import RosterEntry
 
 
@@ -115,7 +117,10 @@ class Institution(NamedEntity):
     ) -> Connection[RosterEntry]:
         page = window(first, after)
         ids = await self._family(info, include_children)
-        found = await info.context.data.roster.load((ids, year_from, year_to, page.skip, page.limit))
+        key = (ids, year_from, year_to, page.skip, page.limit)
+        found = await info.context.data.roster.load(key)
+        if not covers(found.props, info, roster_props):
+            found = (await roster_pages(info.context.reader, [key]))[key]
         return connection(found, page, RosterEntry.from_record)
 
     @strawberry.field(description="Papers with an author stating this institution.")
@@ -193,6 +198,11 @@ def _window(asked: AskedField) -> Window | None:
         return None
 
 
+def roster_props(sel: Selection) -> Props:
+    """The properties the researchers of a `roster` connection (`sel`: what the field asks) read."""
+    return node_props(sel.every("edges", "node", "researcher"), RESEARCHER_READS)
+
+
 def fold_institution(sel: Selection) -> InstitutionParts:
     """The parts of an institution page the selection of `institution(id:)` asks that INSTITUTION_DETAILS
     reads with it: parents, children, the first `roster` (without `includeChildren`), `mostCited` and `collaborators`.
@@ -206,7 +216,13 @@ def fold_institution(sel: Selection) -> InstitutionParts:
         children=sel.asks("children"),
         roster=None
         if roster is None or roster_window is None
-        else RosterPart(roster.args["yearFrom"], roster.args["yearTo"], roster_window.skip, roster_window.limit),
+        else RosterPart(
+            roster.args["yearFrom"],
+            roster.args["yearTo"],
+            roster_window.skip,
+            roster_window.limit,
+            node_props(sel.every("roster", "edges", "node", "researcher"), RESEARCHER_READS),  # every alias
+        ),
         most_cited=first_cited if first_cited is not None and 0 <= first_cited <= 100 else None,
         collaborators=None
         if collaborators is None or collaborators_window is None

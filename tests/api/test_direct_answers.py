@@ -377,6 +377,34 @@ NESTED_ROSTER = """query($id: String!, $n: Int, $m: Int, $c: Int, $children: Boo
 }"""
 
 
+ROSTER_ALIASES = """query($id: String!) { institution(id: $id) {
+  roster(first: 5) { totalCount edges { node { paperCount researcher { name } } } }
+  wider: roster(first: 5) { edges { node { researcher { id name orcid hIndex slug ids { source id } } } } }
+  other: roster(first: 2, yearFrom: 2018) { edges { node { researcher { name paperCount } } } }
+} }"""
+
+
+def test_roster_researchers_read_as_asked(http: TestClient, monkeypatch) -> None:
+    """The folded roster reads only the researchers' properties its aliases ask (`picked`): the answer is the
+    same both ways and as with nothing folded (every researcher read whole by its DataLoader), and asking more
+    of the researchers costs no more queries."""
+    for ror in (BANGOR_ROR, "0197nmp73"):
+        _, answered = both(http, ROSTER_ALIASES, {"id": ror})
+        _, narrow = both(
+            http, ROSTER_ALIASES.replace("id name orcid hIndex slug ids { source id }", "hIndex"), {"id": ror}
+        )
+        assert _queries(answered) == _queries(narrow)  # the folded page holds what `wider` asks: no re-read
+        folded = direct_answers(http, ROSTER_ALIASES, {"id": ror})
+        with monkeypatch.context() as unfolded:
+            unfolded.setattr(prefetch, "FOLDING", False)
+            assert direct_answers(http, ROSTER_ALIASES, {"id": ror}) == folded
+        body = folded["data"]["institution"]
+        names = [e["node"]["researcher"]["name"] for e in body["roster"]["edges"]]
+        wider = body["wider"]["edges"]
+        assert names == [e["node"]["researcher"]["name"] for e in wider] and all(names)
+        assert all(e["node"]["researcher"]["slug"] and e["node"]["researcher"]["ids"] for e in wider)
+
+
 @pytest.mark.parametrize(
     ("query", "requests"),
     [

@@ -84,3 +84,22 @@ def test_a_keyed_page_reads_what_its_cursor_needs() -> None:
 def test_picked_projects_the_named_properties_or_the_lean_map() -> None:
     text = picked("x", "$papers.props")
     assert "[k IN $papers.props | x[k]]" in text and "x {.*, " + UNREAD + "}" in text
+
+
+def test_an_institution_page_reads_what_its_roster_researchers_ask() -> None:
+    """The folded roster reads the researchers' properties every alias of the roster asks, the id first."""
+    from weft.schema.types.institution import fold_institution
+
+    sel = selection(
+        """{ institution(id: "x") { name
+          roster(first: 3) { totalCount edges { node { paperCount researcher { name } } } }
+          again: roster(first: 3) { edges { node { researcher { orcid } } } } } }"""
+    )
+    roster = fold_institution(sel).roster
+    assert roster is not None and roster.props == ("id", "name", "orcid")
+    counted = selection('{ institution(id: "x") { roster { totalCount } } }')
+    assert fold_institution(counted).roster.props == ("id",)  # type: ignore[union-attr]
+    nested = selection(
+        '{ institution(id: "x") { roster { edges { node { researcher { papers { totalCount } } } } } } }'
+    )
+    assert fold_institution(nested).roster.props == ("id",)  # type: ignore[union-attr]  # a list loads by id
