@@ -102,12 +102,17 @@ def canonical_parts(nodes: Iterable[NodeRow], ties: Iterable[Sequence[Any]]) -> 
     ([('a', {'name': 'A'}), ('b', {}), ('c', {})], [('a', 'b', 2, None, None), ('a', 'c', 1, 2001, 2001)])
     """
     by_id = dict(nodes)
+    # A tie holds the nodes' own id strings and one object per year, not copies (the driver decodes each
+    # occurrence anew): a cached network holds about half the bytes per tie (bench/RESULTS.md).
+    same: dict[Any, Any] = {node_id: node_id for node_id in by_id}
     pairs: dict[tuple[str, str], Tie] = {}
     for a, b, weight, first_year, last_year in ties:
         if a != b:
             if b < a:
                 a, b = b, a
-            pairs[a, b] = (a, b, weight, first_year, last_year)
+            a = same.setdefault(a, a)
+            b = same.setdefault(b, b)
+            pairs[a, b] = (a, b, weight, same.setdefault(first_year, first_year), same.setdefault(last_year, last_year))
     sorted_ties = sorted(pairs.values())
     sorted_nodes = sorted(by_id.items(), key=itemgetter(0))
     for a, b, *_ in sorted_ties:
@@ -301,6 +306,18 @@ async def researcher_network(
     return await cached(reader, cache, ("researcher", researcher_id, params), compute, network_weight)
 
 
+# Bytes a cached network may hold per node and per tie (measured with tracemalloc, bench/RESULTS.md): a
+# node ~400 in the lists and ~330 in the networkx graph the analytics build, a tie ~90 and ~240 (what the
+# analytics keep is small beside these); about a fifth more, so that the cache's bound holds in RSS too.
+NODE_BYTES = 900
+TIE_BYTES = 400
+# What the network cache counts for an unknown id's None and a network's own fields.
+ENTRY_BYTES = 1000
+
+
 def network_weight(network: Network | None) -> int:
-    """What a network weighs in the cache: its nodes plus edges (an unknown id's None: 1)."""
-    return 1 if network is None else 1 + len(network.nodes) + len(network.ties)
+    """The bytes a network may hold in the cache: its nodes and ties, and the graph and analytics that a
+    request may add later (counted from the start, so the cache's bound holds either way)."""
+    if network is None:
+        return ENTRY_BYTES
+    return ENTRY_BYTES + NODE_BYTES * len(network.nodes) + TIE_BYTES * len(network.ties)

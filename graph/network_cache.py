@@ -27,8 +27,8 @@ class VersionedCache:
     """A small LRU of values keyed by (key, data_version); a newer version clears the rest.
 
     Bounded twice: at most `max_entries` values, and at most `max_weight` in all, each value weighing
-    what `put` is told (a network: its nodes plus edges, ~400 bytes each as networkx holds them), so the
-    default 250,000 keeps a worker's networks near 100 MB however large they are.
+    what `put` is told (a network: the bytes it can come to hold, `network_weight`), so the network cache
+    keeps a worker's networks within WEFT_NETWORK_CACHE_MB however large they are (`resize`).
 
     >>> cache = VersionedCache(max_entries=2)
     >>> cache.put(("a",), 1, "A1")
@@ -40,7 +40,7 @@ class VersionedCache:
     A value with a `release()` method is told when the cache drops it (see `Network.release`).
     """
 
-    def __init__(self, max_entries: int = 128, max_weight: int = 250_000) -> None:
+    def __init__(self, max_entries: int = 128, max_weight: int = 32 << 20) -> None:
         self.max_entries = max_entries
         self.max_weight = max_weight
         self.weight = 0
@@ -99,10 +99,25 @@ class VersionedCache:
                 _release(replaced)
             self._entries[entry] = value
             self._entries.move_to_end(entry)
-            while len(self._entries) > self.max_entries or self.weight > self.max_weight:
-                old, dropped = self._entries.popitem(last=False)
-                self.weight -= self._weights.pop(old)
-                _release(dropped)
+            self._evict()
+
+    def resize(self, max_weight: int) -> None:
+        """Bound the weight anew (the server sets it from its settings), dropping the oldest beyond it.
+
+        >>> cache = VersionedCache(max_weight=10)
+        >>> cache.put("a", 1, "A", weight=6); cache.put("b", 1, "B", weight=3); cache.resize(5)
+        >>> cache.get("a", 1) is MISSING, cache.get("b", 1), cache.weight
+        (True, 'B', 3)
+        """
+        with self._lock:
+            self.max_weight = max_weight
+            self._evict()
+
+    def _evict(self) -> None:
+        while len(self._entries) > self.max_entries or self.weight > self.max_weight:
+            old, dropped = self._entries.popitem(last=False)
+            self.weight -= self._weights.pop(old)
+            _release(dropped)
 
     def clear(self) -> None:
         """Drop everything (tests and `weft analytics` use it)."""

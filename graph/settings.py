@@ -47,7 +47,8 @@ class Settings:
     neo4j_http_port: int | None = None  # WEFT_NEO4J_HTTP_PORT: the local server's HTTP/Browser port; 0 = off
     request_deadline_s: float = 15.0  # WEFT_REQUEST_DEADLINE: all the work of one API request, networkx included
     max_body_bytes: int = 1_048_576  # WEFT_MAX_BODY_BYTES: larger request bodies get 413 before parsing
-    response_cache_mb: int = 64  # WEFT_RESPONSE_CACHE_MB: whole GraphQL answers kept per worker; 0 turns it off
+    response_cache_mb: int = 48  # WEFT_RESPONSE_CACHE_MB: whole GraphQL answers kept per worker; 0 turns it off
+    network_cache_mb: int = 32  # WEFT_NETWORK_CACHE_MB: computed networks (and their graphs) kept per worker
     response_cache_ttl_s: float = 0.25  # WEFT_RESPONSE_CACHE_TTL_MS: how often the data version is read
     connect_timeout_s: float = 3.0  # WEFT_CONNECT_TIMEOUT: opening a Bolt connection (and waiting for one)
     write_retry_s: float = 30.0  # WEFT_WRITE_RETRY: how long loads and the CLI retry a failed transaction
@@ -101,6 +102,7 @@ def load_settings() -> Settings:
         request_deadline_s=float(env.get("WEFT_REQUEST_DEADLINE", Settings.request_deadline_s)),
         max_body_bytes=_int("WEFT_MAX_BODY_BYTES", Settings.max_body_bytes),
         response_cache_mb=_int("WEFT_RESPONSE_CACHE_MB", Settings.response_cache_mb),
+        network_cache_mb=_int("WEFT_NETWORK_CACHE_MB", Settings.network_cache_mb),
         response_cache_ttl_s=max(_int("WEFT_RESPONSE_CACHE_TTL_MS", 250), 10) / 1000,
         connect_timeout_s=float(env.get("WEFT_CONNECT_TIMEOUT", Settings.connect_timeout_s)),
         write_retry_s=float(env.get("WEFT_WRITE_RETRY", Settings.write_retry_s)),

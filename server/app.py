@@ -37,6 +37,7 @@ from strawberry.types.unset import UNSET
 
 from weft.graph.driver import open_async_driver
 from weft.graph.errors import Unavailable
+from weft.graph.network_cache import NETWORK_CACHE
 from weft.graph.settings import Settings, load_settings
 from weft.schema.context import Context
 from weft.schema.root import build_schema
@@ -308,6 +309,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.settings = settings
+        NETWORK_CACHE.resize(settings.network_cache_mb << 20)
         app.state.driver = open_async_driver(settings)
         try:
             async with graphql_app.version_watch(app.state.driver):

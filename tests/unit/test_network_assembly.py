@@ -12,7 +12,7 @@ import pytest
 
 from weft.graph.analytics import centrality, communities, components, structure
 from weft.graph.errors import InvalidInput
-from weft.graph.network import Network, NetworkParams, network_from_row
+from weft.graph.network import Network, NetworkParams, network_from_row, network_weight
 from weft.graph.network_cache import MISSING, VersionedCache
 from weft.graph.network_institutions import institution_network_from_rows
 from weft.graph.network_paths import check_path_args, result_from_row
@@ -163,6 +163,52 @@ def test_network_parts_are_the_canonical_graph_in_its_order(seed: int) -> None:
     assert list(network.graph.nodes(data=True)) == list(expected.nodes(data=True))
     assert list(network.graph.edges(data=True)) == list(expected.edges(data=True))
     assert all(a < b for a, b, *_ in network.ties)
+
+
+def _decoded(text: str) -> str:
+    """A copy of `text` as the driver hands it over: a new string object for every occurrence."""
+    return (text + ".")[:-1]
+
+
+def test_a_cached_network_weighs_at_least_the_bytes_it_holds_with_its_graph() -> None:
+    """The network cache's bound (WEFT_NETWORK_CACHE_MB) holds only if `network_weight` covers what a
+    network keeps: its nodes and ties as network_from_row makes them from a driver row (the ties sharing
+    the nodes' id strings), then the networkx graph and the analytics kept on it; and not be far above."""
+    import random
+    import tracemalloc
+
+    rng = random.Random(3)
+    ids = [f"https://openalex.org/A{rng.randrange(10**10):010d}" for _ in range(150)]
+    pairs = sorted({tuple(sorted(rng.sample(ids, 2))) for _ in range(3000)})
+    warm = Network.of("researcher", "a", [("a", {}), ("b", {})], [("a", "b", 1, None, None)], False, 2)
+    warm.summary, warm.pagerank  # noqa: B018 - the modules they import are not the network's
+    gc.collect()
+    tracemalloc.start()
+    try:
+        row = {  # made while traced: what the network keeps of it counts
+            "centre": ids[0],
+            "total": 900,
+            "explored_depth": 2,
+            "truncated": True,
+            "nodes": [
+                {"id": _decoded(i), "name": _decoded("A Researcher Name"), "paper_count": 3000 + k, "distance": 2}
+                for k, i in enumerate(ids)
+            ],
+            "edges": [
+                [_decoded(a), _decoded(b), rng.randint(1, 9), 1990 + k % 30, 2000 + k % 20]
+                for k, (a, b) in enumerate(pairs)
+            ],
+        }
+        network = network_from_row(row)
+        del row
+        network.summary, network.pagerank  # noqa: B018 - the graph and analytics a request may add
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    node_ids = {id(n) for n, _ in network.nodes}
+    assert all(id(a) in node_ids and id(b) in node_ids for a, b, *_ in network.ties)
+    assert held <= network_weight(network) <= 1.5 * held
 
 
 def test_network_analytics_equal_networkx_on_the_same_graph() -> None:
