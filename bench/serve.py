@@ -153,7 +153,9 @@ def _stop(server: Server) -> None:
 
 
 @contextmanager
-def weft_server(uri: str, port: int, url: str | None, log: Path, code: Path | None = None) -> Iterator[Server]:
+def weft_server(
+    uri: str, port: int, url: str | None, log: Path, code: Path | None = None, weft_bin: Path = WEFT_BIN
+) -> Iterator[Server]:
     """`weft serve` on 127.0.0.1:port against `uri` (fresh process, so a fresh network cache); with
     `code`, the `weft` package found there (a snapshot: CODE/weft/{graph,schema,server,...}) is served
     instead of the working tree's, which other people may be changing."""
@@ -166,7 +168,7 @@ def weft_server(uri: str, port: int, url: str | None, log: Path, code: Path | No
         env["PYTHONPATH"] = str(code)  # the regular package there wins over the editable install's finder
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(WEFT_BIN), "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+            [str(weft_bin), "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -206,7 +208,13 @@ def peer_server(uri: str, port: int, url: str | None, peer_dir: Path | None, log
 
 def rss_mb(pid: int) -> float:
     """Resident memory of a process and its descendants, MB (from /proc)."""
-    total = 0
+    return sum(rss_each_mb(pid))
+
+
+def rss_each_mb(pid: int) -> list[float]:
+    """Resident memory of a process and of each of its descendants, MB, largest first (from /proc): a
+    `weft serve` is its supervisor and one process per worker."""
+    each: list[float] = []
     pending = [pid]
     seen: set[int] = set()
     while pending and len(seen) < 256:
@@ -217,28 +225,32 @@ def rss_mb(pid: int) -> float:
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
+                    each.append(int(line.split()[1]) / 1024)
             for task in Path(f"/proc/{p}/task").iterdir():
                 pending.extend(int(c) for c in (task / "children").read_text().split())
         except (OSError, ValueError):
             continue
-    return total / 1024
+    return sorted(each, reverse=True)
 
 
 class RssSampler:
-    """Samples the RSS of the given pids every `interval` seconds in a thread; keeps the maximum."""
+    """Samples the RSS of the given pids every `interval` seconds in a thread; keeps the maximum of each
+    process tree (`peak`) and of its largest single process (`peak_one`: for Weft, a worker)."""
 
     def __init__(self, pids: dict[str, int | None], interval: float = 0.25) -> None:
         self.pids = {k: v for k, v in pids.items() if v}
         self.interval = interval
         self.peak: dict[str, float] = dict.fromkeys(self.pids, 0.0)
+        self.peak_one: dict[str, float] = dict.fromkeys(self.pids, 0.0)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
         while not self._stop.is_set():
             for name, pid in self.pids.items():
-                self.peak[name] = max(self.peak[name], rss_mb(pid))
+                each = rss_each_mb(pid)
+                self.peak[name] = max(self.peak[name], sum(each))
+                self.peak_one[name] = max(self.peak_one[name], max(each, default=0.0))
             self._stop.wait(self.interval)
 
     def __enter__(self) -> RssSampler:
@@ -971,6 +983,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="serve the weft package in CODE/weft (a git archive of a commit) instead of the working tree",
     )
+    parser.add_argument(
+        "--weft-bin",
+        type=Path,
+        default=WEFT_BIN,
+        help="the `weft` to serve with, e.g. a virtualenv's made by `pip install .` (no test tools imported)",
+    )
     parser.add_argument("--peer-port", type=int, default=4791)
     parser.add_argument("--peer-url", default=None, help="a running peer /graphql instead of starting one")
     parser.add_argument("--peer-dir", type=Path, default=Path("/tmp/peer"), help="the peer with node_modules")
@@ -1010,7 +1028,7 @@ def main(argv: list[str] | None = None) -> int:
     with ExitStack() as stack:
         driver = stack.enter_context(open_driver(args.uri))
         weft_srv = stack.enter_context(
-            weft_server(args.uri, args.weft_port, args.weft_url, logs / f"weft-{label}.log", args.code)
+            weft_server(args.uri, args.weft_port, args.weft_url, logs / f"weft-{label}.log", args.code, args.weft_bin)
         )
         peer_srv = None
         if not args.no_peer and args.mode in ("latency", "throughput", "check"):
@@ -1058,15 +1076,23 @@ def main(argv: list[str] | None = None) -> int:
             rows = throughput_rows(results, sampler.peak)
             payload["throughput"] = rows
             payload["peak_rss_mb"] = sampler.peak
+            payload["peak_rss_one_process_mb"] = sampler.peak_one
             lines += throughput_table(rows)
             lines += [
                 "",
-                "Peak RSS while serving (process and children): "
-                + ", ".join(f"{k} {v:.0f} MB" for k, v in sampler.peak.items()),
+                "Peak RSS while serving (process and children; the largest single process): "
+                + ", ".join(f"{k} {v:.0f} MB ({sampler.peak_one[k]:.0f} MB)" for k, v in sampler.peak.items()),
             ]
         else:
             shared = stack.enter_context(
-                weft_server(args.shared_uri, args.shared_weft_port, None, logs / "weft-shared-for-20k.log", args.code)
+                weft_server(
+                    args.shared_uri,
+                    args.shared_weft_port,
+                    None,
+                    logs / "weft-shared-for-20k.log",
+                    args.code,
+                    args.weft_bin,
+                )
             )
             result = run_network20k(
                 contenders, Http(shared.url), ids, args.rounds, args.most_cited_rounds, args.budget_seconds
@@ -1074,8 +1100,15 @@ def main(argv: list[str] | None = None) -> int:
             payload["network20k"] = result
             lines += network20k_lines(result)
             if weft_srv.pid:
-                payload["weft_rss_mb"] = rss_mb(weft_srv.pid)
-                lines += ["", f"Weft server RSS after the run: {payload['weft_rss_mb']:.0f} MB"]
+                each = rss_each_mb(weft_srv.pid)
+                payload["weft_rss_mb"] = sum(each)
+                payload["weft_rss_each_mb"] = each
+                lines += [
+                    "",
+                    f"Weft server RSS after the run: {sum(each):.0f} MB (each process: "
+                    + ", ".join(f"{v:.0f}" for v in each)
+                    + ")",
+                ]
     load_after = load_average()
     payload["load_after"] = load_after
     lines += ["", f"Load average (1/5/15 min) before: {fmt_load(load_before)}; after: {fmt_load(load_after)}."]
