@@ -9,7 +9,7 @@ them), puts its nodes and ties in canonical order and returns a `Network` whose 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -147,6 +147,8 @@ class Network:
     # What the API built from this network for its answers (its GraphQL object), kept with it while the
     # network is cached: a cache hit serves those instead of rebuilding 10,000 tie objects.
     built: dict[str, Any] = field(default_factory=dict[str, Any], repr=False, compare=False)
+    # Told when the graph is built, so that a cache holding the network can weigh it again (`watch_growth`).
+    on_growth: Callable[[Network], None] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(
@@ -197,10 +199,19 @@ class Network:
     @cached_property
     def graph(self) -> nx.Graph[str]:
         """The nodes and ties as a networkx graph (edge attributes `weight`, `first_year`, `last_year`)."""
-        return ordered_graph(
+        graph = ordered_graph(
             self.nodes,
             ((a, b, {"weight": w, "first_year": first, "last_year": last}) for a, b, w, first, last in self.ties),
         )
+        self.__dict__["graph"] = graph  # held from here on: a cache weighing the network again counts it
+        if self.on_growth is not None:
+            self.on_growth(self)
+        return graph
+
+    def watch_growth(self, callback: Callable[[Network], None]) -> None:
+        """Call `callback(self)` when this network comes to hold more (its graph is built): the network
+        cache weighs it again then (graph/network_cache.py `cached`)."""
+        self.on_growth = callback
 
     @cached_property
     def communities(self) -> dict[str, int]:
@@ -231,6 +242,7 @@ class Network:
         at once. A request still holding the built object keeps it whole.
         """
         self.built.clear()
+        self.on_growth = None
 
     def precompute(self, names: AbstractSet[str]) -> None:
         """Compute the named analytics now (e.g. in a worker thread, off the event loop); `names` are
@@ -306,18 +318,24 @@ async def researcher_network(
     return await cached(reader, cache, ("researcher", researcher_id, params), compute, network_weight)
 
 
-# Bytes a cached network may hold per node and per tie (measured with tracemalloc, bench/RESULTS.md): a
-# node ~400 in the lists and ~330 in the networkx graph the analytics build, a tie ~90 and ~240 (what the
-# analytics keep is small beside these); about a fifth more, so that the cache's bound holds in RSS too.
-NODE_BYTES = 900
-TIE_BYTES = 400
+# Bytes a cached network holds per node and per tie (measured with tracemalloc, bench/RESULTS.md): a node
+# ~400 in the lists and ~330 more in the networkx graph the analytics and exports build, a tie ~90 and
+# ~240 (what the analytics keep is small beside these); about a fifth more, so that the cache's bound
+# holds in RSS too.
+NODE_BYTES = 480
+TIE_BYTES = 110
+NODE_GRAPH_BYTES = 400
+TIE_GRAPH_BYTES = 290
 # What the network cache counts for an unknown id's None and a network's own fields.
 ENTRY_BYTES = 1000
 
 
 def network_weight(network: Network | None) -> int:
-    """The bytes a network may hold in the cache: its nodes and ties, and the graph and analytics that a
-    request may add later (counted from the start, so the cache's bound holds either way)."""
+    """The bytes a network holds in the cache: its nodes and ties, and its graph once one is built."""
     if network is None:
         return ENTRY_BYTES
-    return ENTRY_BYTES + NODE_BYTES * len(network.nodes) + TIE_BYTES * len(network.ties)
+    nodes, ties = len(network.nodes), len(network.ties)
+    weight = ENTRY_BYTES + NODE_BYTES * nodes + TIE_BYTES * ties
+    if "graph" in network.__dict__:
+        weight += NODE_GRAPH_BYTES * nodes + TIE_GRAPH_BYTES * ties
+    return weight

@@ -27,8 +27,9 @@ class VersionedCache:
     """A small LRU of values keyed by (key, data_version); a newer version clears the rest.
 
     Bounded twice: at most `max_entries` values, and at most `max_weight` in all, each value weighing
-    what `put` is told (a network: the bytes it can come to hold, `network_weight`), so the network cache
-    keeps a worker's networks within WEFT_NETWORK_CACHE_MB however large they are (`resize`).
+    what `put` or `reweigh` is told (a network: the bytes it holds, `network_weight`, weighed again when
+    its graph is built), so the network cache keeps a worker's networks within WEFT_NETWORK_CACHE_MB
+    however large they are (`resize`).
 
     >>> cache = VersionedCache(max_entries=2)
     >>> cache.put(("a",), 1, "A1")
@@ -101,6 +102,22 @@ class VersionedCache:
             self._entries.move_to_end(entry)
             self._evict()
 
+    def reweigh(self, key: Hashable, version: Any, weight: int) -> None:
+        """Weigh a held value anew (it came to hold more), dropping the oldest beyond the bound; a value
+        no longer held is left alone.
+
+        >>> cache = VersionedCache(max_weight=10)
+        >>> cache.put("a", 1, "A", weight=4); cache.put("b", 1, "B", weight=4); cache.reweigh("b", 1, 7)
+        >>> cache.get("a", 1) is MISSING, cache.get("b", 1), cache.weight
+        (True, 'B', 7)
+        """
+        with self._lock:
+            entry = (key, version)
+            if entry in self._weights:
+                self.weight += weight - self._weights[entry]
+                self._weights[entry] = weight
+                self._evict()
+
     def resize(self, max_weight: int) -> None:
         """Bound the weight anew (the server sets it from its settings), dropping the oldest beyond it.
 
@@ -144,11 +161,18 @@ async def cached(
 ) -> T:
     """`compute()`'s answer for `key` at the graph's current version: from `cache` when held there,
     else computed and stored with its `weight` (None too, so an unknown id costs only the version read
-    next time)."""
+    next time). A value with `watch_growth` (a Network) is weighed again when it comes to hold more."""
     version = await data_version(reader)
     found = cache.get(key, version)
     if found is not MISSING:
         return found
     value = await compute()
     cache.put(key, version, value, weight(value))
+    watch = getattr(value, "watch_growth", None)
+    if callable(watch):
+
+        def reweigh(grown: T) -> None:  # told the value, so that it holds no reference back to itself
+            cache.reweigh(key, version, weight(grown))
+
+        watch(reweigh)
     return value
