@@ -150,6 +150,8 @@ def _release(value: Any) -> None:
 
 
 NETWORK_CACHE = VersionedCache()
+# What a value weighs when `cached` is told no weight: a collaboration path (a few hops and their papers).
+SMALL_VALUE_BYTES = 16 << 10
 
 
 async def cached(
@@ -157,7 +159,7 @@ async def cached(
     cache: VersionedCache,
     key: Hashable,
     compute: Callable[[], Awaitable[T]],
-    weight: Callable[[T], int] = lambda value: 1,
+    weight: Callable[[T], int] = lambda value: SMALL_VALUE_BYTES,
 ) -> T:
     """`compute()`'s answer for `key` at the graph's current version: from `cache` when held there,
     else computed and stored with its `weight` (None too, so an unknown id costs only the version read
