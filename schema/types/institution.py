@@ -198,9 +198,10 @@ def _window(asked: AskedField) -> Window | None:
         return None
 
 
-def roster_props(sel: Selection) -> Props:
-    """The properties the researchers of a `roster` connection (`sel`: what the field asks) read."""
-    return node_props(sel.every("edges", "node", "researcher"), RESEARCHER_READS)
+def roster_props(sel: Selection, *via: str) -> Props:
+    """The properties the researchers of a `roster` connection read (`sel`: what the field asks, or, with
+    `via`, what asks it along that path, through every alias)."""
+    return node_props(sel.every(*via, "edges", "node", "researcher"), RESEARCHER_READS)
 
 
 def fold_institution(sel: Selection) -> InstitutionParts:
@@ -221,7 +222,7 @@ def fold_institution(sel: Selection) -> InstitutionParts:
             roster.args["yearTo"],
             roster_window.skip,
             roster_window.limit,
-            node_props(sel.every("roster", "edges", "node", "researcher"), RESEARCHER_READS),  # every alias
+            roster_props(sel, "roster"),
         ),
         most_cited=first_cited if first_cited is not None and 0 <= first_cited <= 100 else None,
         collaborators=None
