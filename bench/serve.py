@@ -206,11 +206,6 @@ def peer_server(uri: str, port: int, url: str | None, peer_dir: Path | None, log
         _stop(server)
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process and its descendants, MB (from /proc)."""
-    return sum(rss_each_mb(pid))
-
-
 def rss_each_mb(pid: int) -> list[float]:
     """Resident memory of a process and of each of its descendants, MB, largest first (from /proc): a
     `weft serve` is its supervisor and one process per worker."""

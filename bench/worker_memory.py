@@ -11,39 +11,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import time
 import urllib.request
 from pathlib import Path
 
 import neo4j
 
 from bench import serve_queries as gq
-from bench.serve import WEFT_BIN, rss_each_mb
-
-BUSIEST = """
-MATCH (r:Researcher)
-RETURN r.id AS id ORDER BY COUNT { (r)-[:COAUTHORED_WITH]-() } DESC, r.id LIMIT $n
-"""
+from bench.serve import BUSIEST, OUT, WEFT_BIN, rss_each_mb, weft_server
 
 
-def post(port: int, query: str, variables: dict[str, object]) -> bytes:
+def post(url: str, query: str, variables: dict[str, object]) -> bytes:
+    """One request on a new connection, so that uvicorn hands the requests to every worker in turn."""
     body = json.dumps({"query": query, "variables": variables}).encode()
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/graphql", body, {"content-type": "application/json"})
+    request = urllib.request.Request(url, body, {"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=60) as response:
         return response.read()
-
-
-def wait_ready(port: int, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1).close()
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.3)
 
 
 def main() -> None:
@@ -62,24 +44,20 @@ def main() -> None:
     query = gq.NETWORK
     if args.analytics:
         query = query.replace("nodes {", "stats { density components } nodes { centrality ")
-    env = dict(os.environ, NEO4J_URI=args.uri)
-    command = [str(args.weft_bin), "serve", "--workers", str(args.workers), "--port", str(args.port)]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_ready(args.port)
+    os.environ["WEFT_WORKERS"] = str(args.workers)  # what `weft serve` reads without --workers
+    OUT.mkdir(parents=True, exist_ok=True)
+    with weft_server(args.uri, args.port, None, OUT / "worker-memory-weft.log", weft_bin=args.weft_bin) as server:
+        assert server.pid is not None
         print(f"idle: {', '.join(f'{mb:.0f}' for mb in rss_each_mb(server.pid))} MB", flush=True)
         asked = 0
         for _ in range(args.rounds):
             for researcher in ids:
                 asked += 1
-                answer = post(args.port, query, {"id": f"{researcher}-m{asked}", "limit": 200})
+                answer = post(server.url, query, {"id": f"{researcher}-m{asked}", "limit": 200})
                 if b'"errors"' in answer:
                     raise SystemExit(f"an error: {answer[:300]!r}")
             each = rss_each_mb(server.pid)
             print(f"after {asked} networks: {', '.join(f'{mb:.0f}' for mb in each)} MB", flush=True)
-    finally:
-        server.terminate()
-        server.wait()
 
 
 if __name__ == "__main__":
