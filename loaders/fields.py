@@ -43,6 +43,7 @@ TEXT_CAPS: Final[dict[str, int]] = {
     "alt_names": MAX_NAME_CHARS,
     "acronyms": MAX_NAME_CHARS,
 }
+_SHORTEST_CAP: Final = min(MAX_TEXT_CHARS, *TEXT_CAPS.values())
 # Ranges of stored integer properties by name; any other integer property gets 0..MAX_INT.
 INT_RANGES: Final[dict[str, tuple[int, int]]] = {"year": (YEAR_MIN, YEAR_MAX), "years": (YEAR_MIN, YEAR_MAX)}
 
@@ -129,7 +130,15 @@ def check_fields(rows: RecordRows) -> None:
                 raise RejectedRecord(f"{node.label} id {key} = {_shown(value)} is longer than {MAX_KEY_CHARS}")
         for props in (node.props, node.source_props):
             for name, value in props.items():
-                _check_value(name, value)
+                if not _plainly_fine(value):
+                    _check_value(name, value)
     for rel in rows.rels:
         for name, value in rel.props.items():
-            _check_value(name, value)
+            if not _plainly_fine(value):
+                _check_value(name, value)
+
+
+def _plainly_fine(value: Any) -> bool:
+    """True for the values most properties hold and no field's limit can refuse: None, a bool, a text
+    within the smallest cap (a load checks a few dozen values per record)."""
+    return value is None or (type(value) is str and len(value) <= _SHORTEST_CAP) or type(value) is bool

@@ -141,8 +141,10 @@ def decode_tex(text: str | None) -> str:
 
 
 def clean_whitespace(text: str | None) -> str:
-    """One line: hard line breaks and runs of spaces become single spaces, ends trimmed."""
-    return re.sub(r"\s+", " ", text or "").strip()
+    """One line: hard line breaks and runs of spaces become single spaces, ends trimmed (str.split's
+    whitespace is the regex `\\s` of str patterns, character for character; it runs on every title and name
+    a load reads)."""
+    return " ".join(text.split()) if text else ""
 
 
 @lru_cache(maxsize=1 << 16)
