@@ -22,7 +22,7 @@ from weft.graph.identity.ids import KEY_PROPERTIES, canonical_keys, internal_id
 from weft.loaders.detect import builder
 from weft.loaders.reader import read_records
 from weft.loaders.records import Rejected, record_rows
-from weft.loaders.rows import NodeRow, RecordRows
+from weft.loaders.rows import FULL_RECORD, NodeRow, RecordRows
 from weft.loaders.storage import DataPath
 from weft.loaders.write import LABEL_ORDER, row_ranks
 
@@ -185,8 +185,8 @@ def staged_node(row: NodeRow, seq: int, kinds: dict[str, set[str]]) -> StagedNod
 
 
 class NodeStager:
-    """Node rows to staged JSON lines, each distinct row content worked out once per process: the
-    institutions, categories and co-authors a file's works mention recur on thousands of records."""
+    """Node rows to staged JSON lines, each distinct content of a mention worked out once per process:
+    the institutions, categories and co-authors a file's works mention recur on thousands of records."""
 
     def __init__(self, kinds: dict[str, set[str]], capacity: int = STAGED_NODES_KEPT) -> None:
         self.kinds = kinds
@@ -194,8 +194,11 @@ class NodeStager:
         self.known: dict[bytes, StagedNode] = {}
 
     def staged(self, row: NodeRow, seq: int) -> StagedNode:
-        content = orjson.dumps((row.label, row.source, row.level, row.updated, row.owns, row.keys, row.props,
-                                row.source_props, seq))
+        if row.level == FULL_RECORD:  # a record's own entity: stated once, not worth remembering
+            return staged_node(row, seq, self.kinds)
+        content = orjson.dumps(
+            (row.label, row.source, row.level, row.updated, row.owns, row.keys, row.props, row.source_props, seq)
+        )
         known = self.known.get(content)
         if known is None:
             known = staged_node(row, seq, self.kinds)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 
 import pytest
@@ -174,3 +175,12 @@ def test_every_arxiv_parsed_author_but_the_collaboration_is_a_person() -> None:
         if not is_person_name(f"{first} {last}")
     ]
     assert flagged == ["The BABAR Collaboration"]
+
+
+def test_clean_whitespace_takes_the_whitespace_of_the_regex_it_replaced() -> None:
+    """Every code point: between two letters it becomes one space exactly when the regex `\\s` matches it,
+    and at the ends it is trimmed exactly when it matches."""
+    for point in range(0x110000):
+        c = chr(point)
+        assert clean_whitespace(f"a{c}{c}b") == re.sub(r"\s+", " ", f"a{c}{c}b").strip(), hex(point)
+        assert clean_whitespace(f"{c}a{c}") == re.sub(r"\s+", " ", f"{c}a{c}").strip(), hex(point)
