@@ -120,6 +120,13 @@ CREATE OR REPLACE TABLE rni AS
 SELECT r.*, n.id AS node_id FROM rn r JOIN node n USING (label, comp)
 """
 
+# The node each row key stands for. A row's key is its first hard key, and a key belongs to one
+# component, so every row stating a key is a row of the same node: relationship rows find their ends
+# here, by key, instead of among all the node rows of their record (a tenth of the rows to hash).
+KEY_NODES = """
+CREATE OR REPLACE TABLE kn AS SELECT label, rowkey, min(node_id) AS node_id FROM rni GROUP BY label, rowkey
+"""
+
 # The rows whose owned relationships count: the first row of its (node, source) in its record and
 # the newest of that source for the node (loaders/rows.py).
 EFFECTIVE = """
@@ -162,8 +169,8 @@ SELECT r.rid, r.rec, r.type, r.source, r.props, r.inst, s.node_id AS sid,
 FROM rr r
 JOIN rel_ends t ON t.type = r.type
 JOIN source_priority p ON p.source = r.source
-JOIN rni s ON s.rec = r.rec AND s.label = t.start_label AND s.rowkey = r.start
-LEFT JOIN rni e ON e.rec = r.rec AND e.label = t.end_label AND e.rowkey = r."end"
+JOIN kn s ON s.label = t.start_label AND s.rowkey = r.start
+LEFT JOIN kn e ON e.label = t.end_label AND e.rowkey = r."end"
 LEFT JOIN eff o ON o.rec = r.rec AND o.idx = r.owner
 WHERE (r.owner IS NULL OR o.rec IS NOT NULL)
   AND (t.end_label = 'Ref' OR e.node_id IS NOT NULL)
@@ -174,11 +181,11 @@ WHERE (r.owner IS NULL OR o.rec IS NOT NULL)
 REL_INSTITUTIONS = """
 CREATE OR REPLACE TABLE rinst AS
 WITH e AS (
-  SELECT r.rid, r.rec, unnest(list_transform(r.inst, lambda k, i: {'pos': i, 'k': k})) AS e
+  SELECT r.rid, unnest(list_transform(r.inst, lambda k, i: {'pos': i, 'k': k})) AS e
   FROM rri r WHERE r.inst IS NOT NULL
-), u AS (SELECT rid, rec, e.pos AS pos, e.k AS k FROM e)
+), u AS (SELECT rid, e.pos AS pos, e.k AS k FROM e)
 SELECT u.rid, list_transform(list_sort(list({'pos': u.pos, 'id': i.node_id})), lambda p: p.id) AS iids
-FROM u JOIN rni i ON i.rec = u.rec AND i.label = 'Institution' AND i.rowkey = u.k
+FROM u JOIN kn i ON i.label = 'Institution' AND i.rowkey = u.k
 GROUP BY u.rid
 """
 

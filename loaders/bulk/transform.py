@@ -194,6 +194,7 @@ def identity(t: Transform) -> None:
     if conflicts:
         t.warnings.append(f"{conflicts} nodes were stated with two values of one key; each keeps the smaller")
     t.run(sql.ROW_IDS)
+    t.run(sql.KEY_NODES)
     t.run(sql.EFFECTIVE)
 
 
