@@ -36,9 +36,10 @@ def migrate(
     how many constraint and index statements ran. `echo` hears each step as it ends, with its time:
     minutes on a large graph just imported.
 
-    With `recheck=False` (every load) the backfills run only on a graph that has not had this round of
-    them: every writer keeps what they set, and checking reads every paper and category edge (12 s at a
-    million works, each load)."""
+    With `recheck=False` (every load, and `weft import`) the backfills run only on a graph that has not had
+    this round of them with these `top_ties` (the Meta node says which it had; `weft build` writes both):
+    every writer keeps what they set, and checking reads every paper and category edge (12 s at a million
+    works on each load; 40 s after an import)."""
     # Plain indexes first: each is populated in the background while the constraints, which each wait for
     # their own index, are created one by one (a million works: 43 s instead of 54, bench/RESULTS.md).
     statements = (*admin.INDEXES, *admin.CONSTRAINTS)
@@ -51,8 +52,8 @@ def migrate(
     if not recheck:
         with translated_errors("reading which backfills ran"):
             records, _, _ = driver.execute_query(admin.BACKFILLED, database_=database)
-        if records[0]["backfilled"] >= BACKFILLS:
-            echo(f"backfills: round {BACKFILLS} ran before, not checked again")
+        if records[0]["backfilled"] >= BACKFILLS and records[0]["top_ties"] == top_ties:
+            echo(f"backfills: round {BACKFILLS} with {top_ties} top ties ran or was built before, not checked again")
             return len(statements)
     steps = (
         ("papers' sort keys", backfill_sort_keys),
@@ -72,7 +73,7 @@ def migrate(
     noun = "researcher" if refreshed == 1 else "researchers"
     echo(f"heaviest ties (TOP_TIE): {refreshed:,} {noun} refreshed ({time.monotonic() - began:.1f}s)")
     with translated_errors("noting the backfills"):
-        driver.execute_query(admin.MARK_BACKFILLED, round=BACKFILLS, database_=database)
+        driver.execute_query(admin.MARK_BACKFILLED, round=BACKFILLS, k=top_ties, database_=database)
     return len(statements)
 
 

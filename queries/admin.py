@@ -129,13 +129,15 @@ CALL (p) {
 """
 )
 
-# Which round of the migration's backfills (graph/migrate.BACKFILLS) the graph has had: {backfilled}, 0
-# when never (or no Meta node yet).
-BACKFILLED: LiteralString = "OPTIONAL MATCH (m:Meta {key: 'graph'}) RETURN coalesce(m.backfilled, 0) AS backfilled"
+# Which round of the migration's backfills (graph/migrate.BACKFILLS) the graph has had, and for how many
+# ties a researcher's TOP_TIE edges were made: {backfilled} (0 when never, or no Meta node yet), {top_ties}.
+BACKFILLED: LiteralString = """
+OPTIONAL MATCH (m:Meta {key: 'graph'}) RETURN coalesce(m.backfilled, 0) AS backfilled, m.top_ties AS top_ties
+"""
 
-# Notes that the backfills of round $round have run, on the Meta node if there is one (a migration never
-# adds a node: an empty graph stays empty); returns nothing.
-MARK_BACKFILLED: LiteralString = "MATCH (m:Meta {key: 'graph'}) SET m.backfilled = $round"
+# Notes that the backfills of round $round have run with $k ties kept per researcher, on the Meta node if
+# there is one (a migration never adds a node: an empty graph stays empty); returns nothing.
+MARK_BACKFILLED: LiteralString = "MATCH (m:Meta {key: 'graph'}) SET m.backfilled = $round, m.top_ties = $k"
 
 # Researchers whose number of TOP_TIE edges is not what graph/MODEL.md "Network backbone" gives for $k:
 # $k for one with more than $k co-authors, else none (both counts from the degree store); {id}.

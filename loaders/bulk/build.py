@@ -233,7 +233,7 @@ def _build(
         t = Transform(engine, merge_kinds(results), echo, summary.warnings)
         _transform(t, plan, stage_dir, options, summary, loaded_at)
         step = time.monotonic()
-        summary.counts = write_import_files(t, out, loaded_at)["counts"]
+        summary.counts = write_import_files(t, out, loaded_at, options.top_ties)["counts"]
         summary.steps["write"] = time.monotonic() - step
     finally:
         engine.close()

@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 
 from weft.graph.identity.ids import KEY_PROPERTIES
+from weft.graph.migrate import BACKFILLS
 from weft.loaders.bulk.transform import LABELS, STORED_TYPE, Transform
 
 MANIFEST = "manifest.json"
@@ -67,7 +68,9 @@ def _write(t: Transform, out: Path, stem: str, query: str) -> tuple[list[str], i
     return files, n
 
 
-def _node_files(t: Transform, out: Path, loaded_at: datetime) -> tuple[list[dict[str, Any]], dict[str, int]]:
+def _node_files(
+    t: Transform, out: Path, loaded_at: datetime, top_ties: int
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
     groups: list[dict[str, Any]] = []
     counts: dict[str, int] = {}
     for label in LABELS:
@@ -81,8 +84,11 @@ def _node_files(t: Transform, out: Path, loaded_at: datetime) -> tuple[list[dict
     if n:
         groups.append({"labels": "Ref", "files": files})
         counts["Ref"] = n
+    # The build writes everything the migration's backfills would (sort keys, category ids and edge keys,
+    # pair keys, TOP_TIE for `top_ties`): the Meta node says so, and the import does not check it again.
     meta = f"""SELECT 'graph' AS "key:ID(Meta)", CAST(1 AS BIGINT) AS data_version,
-                      TIMESTAMPTZ '{loaded_at.isoformat()}' AS loaded_at"""
+                      TIMESTAMPTZ '{loaded_at.isoformat()}' AS loaded_at,
+                      CAST({BACKFILLS} AS BIGINT) AS backfilled, CAST({int(top_ties)} AS BIGINT) AS top_ties"""
     files, _ = _write(t, out, "nodes_Meta", meta)
     groups.append({"labels": "Meta", "files": files})
     counts["Meta"] = 1
@@ -114,7 +120,7 @@ def _rel_files(t: Transform, out: Path) -> tuple[list[dict[str, Any]], dict[str,
     return groups, counts
 
 
-def write_import_files(t: Transform, out: Path, loaded_at: datetime) -> dict[str, Any]:
+def write_import_files(t: Transform, out: Path, loaded_at: datetime, top_ties: int) -> dict[str, Any]:
     """Every node and relationship file plus manifest.json in `out` (its old Parquet files replaced)."""
     out.mkdir(parents=True, exist_ok=True)
     for stale in [*out.glob("*.parquet"), *out.glob("*.csv")]:
@@ -122,7 +128,7 @@ def write_import_files(t: Transform, out: Path, loaded_at: datetime) -> dict[str
     for stale in [*out.glob("nodes_*"), *out.glob("rels_*")]:
         if stale.is_dir():
             shutil.rmtree(stale)
-    nodes, node_counts = _node_files(t, out, loaded_at)
+    nodes, node_counts = _node_files(t, out, loaded_at, top_ties)
     rels, rel_counts = _rel_files(t, out)
     manifest: dict[str, Any] = {
         "input_type": "parquet",
