@@ -22,7 +22,7 @@ from weft.graph.identity.ids import KEY_PROPERTIES, canonical_keys, internal_id
 from weft.loaders.detect import builder
 from weft.loaders.reader import read_records
 from weft.loaders.records import Rejected, record_rows
-from weft.loaders.rows import FULL_RECORD, NodeRow, RecordRows
+from weft.loaders.rows import RecordRows
 from weft.loaders.storage import DataPath
 from weft.loaders.write import LABEL_ORDER, row_ranks
 
@@ -30,8 +30,6 @@ from weft.loaders.write import LABEL_ORDER, row_ranks
 SOURCE_SUFFIX = "/source"
 # Records per staged chunk: one chunk's rows are all this process holds.
 CHUNK_RECORDS = 5000
-# Distinct node-row contents a staging process remembers (~0.5 KB each) before it starts afresh.
-STAGED_NODES_KEPT = 100_000
 # Record numbers are <file ordinal> * RECORD_SPAN + <record in file>: unique across the run.
 RECORD_SPAN = 1 << 36
 
@@ -141,92 +139,57 @@ def _internal_id(label: str, key: str) -> str:
     return internal_id(label, key)
 
 
-@dataclass(frozen=True)
-class StagedNode:
-    """What staging makes of one node row's content, whatever record states it: its best key, ranks
-    and the JSON of its staged columns but `rec`, `idx` and `first` (opening brace dropped)."""
-
-    rowkey: str
-    srank: str
-    rrank: str
-    tail: bytes
-
-
-def staged_node(row: NodeRow, seq: int, kinds: dict[str, set[str]]) -> StagedNode:
-    """A node row's staged columns (pure but for `kinds`, which it extends): keys with their internal
-    ids and key ranks, and the ranks of loaders.write.row_ranks."""
-    rowkey = row.key
-    srank, rrank = row_ranks(row)
-    props = {k: v for k, v in row.props.items() if v is not None and k != "alt_names"}
-    sprops = {k: v for k, v in row.source_props.items() if v is not None}
-    _note_kinds(kinds, row.label, props)
-    _note_kinds(kinds, row.label + SOURCE_SUFFIX, sprops)
-    names = [str(n) for n in row.props.get("alt_names") or ()]
-    keys = [(prop, str(value)) for prop, value in row.keys.items() if value]
-    keys.sort(key=lambda kv: _KEY_RANK[row.label][kv[0]])
-    columns = {
-        "label": row.label,
-        "rowkey": rowkey,
-        "source": row.source,
-        "level": row.level,
-        "srank": srank,
-        "rrank": rrank,
-        "owns": list(row.owns),
-        "props": props,
-        "sprops": sprops,
-        "alt": names or None,
-        "keys": [
-            {"prop": k, "val": v, "iid": _internal_id(row.label, ck), "krank": _KEY_RANK[row.label][k]}
-            for (k, v), ck in zip(keys, canonical_keys(row.label, dict(keys)), strict=True)
-        ],
-        "seq": seq,
-    }
-    return StagedNode(rowkey, srank, rrank, orjson.dumps(columns)[1:])
-
-
-class NodeStager:
-    """Node rows to staged JSON lines, each distinct content of a mention worked out once per process:
-    the institutions, categories and co-authors a file's works mention recur on thousands of records."""
-
-    def __init__(self, kinds: dict[str, set[str]], capacity: int = STAGED_NODES_KEPT) -> None:
-        self.kinds = kinds
-        self.capacity = capacity
-        self.known: dict[bytes, StagedNode] = {}
-
-    def staged(self, row: NodeRow, seq: int) -> StagedNode:
-        if row.level == FULL_RECORD:  # a record's own entity: stated once, not worth remembering
-            return staged_node(row, seq, self.kinds)
-        content = orjson.dumps(
-            (row.label, row.source, row.level, row.updated, row.owns, row.keys, row.props, row.source_props, seq)
+def node_rows(rec: int, rows: RecordRows, seq: int, kinds: dict[str, set[str]]) -> list[dict[str, Any]]:
+    """The staged node rows of one record (pure but for `kinds`, which it extends): keys with their
+    internal ids and key ranks, the ranks of loaders.write.row_ranks, and `first`, whether the row is
+    the best-ranked one of its (node, source) in the record (the one the online writer applies)."""
+    out: list[dict[str, Any]] = []
+    ranks = [row_ranks(row) for row in rows.nodes]
+    seen: set[tuple[str, str, str]] = set()
+    row_keys = [row.key for row in rows.nodes]
+    order = sorted(
+        range(len(rows.nodes)),
+        key=lambda i: (_LABEL_POSITION[rows.nodes[i].label], ranks[i][1]),
+        reverse=True,
+    )
+    firsts: set[int] = set()
+    for i in order:
+        row = rows.nodes[i]
+        mark = (row.label, row_keys[i], row.source)
+        if mark not in seen:
+            seen.add(mark)
+            firsts.add(i)
+    for i, row in enumerate(rows.nodes):
+        props = {k: v for k, v in row.props.items() if v is not None and k != "alt_names"}
+        sprops = {k: v for k, v in row.source_props.items() if v is not None}
+        _note_kinds(kinds, row.label, props)
+        _note_kinds(kinds, row.label + SOURCE_SUFFIX, sprops)
+        names = [str(n) for n in row.props.get("alt_names") or ()]
+        keys = [(prop, str(value)) for prop, value in row.keys.items() if value]
+        keys.sort(key=lambda kv: _KEY_RANK[row.label][kv[0]])
+        out.append(
+            {
+                "rec": rec,
+                "idx": i,
+                "label": row.label,
+                "rowkey": row_keys[i],
+                "source": row.source,
+                "level": row.level,
+                "srank": ranks[i][0],
+                "rrank": ranks[i][1],
+                "first": i in firsts,
+                "owns": list(row.owns),
+                "props": props,
+                "sprops": sprops,
+                "alt": names or None,
+                "keys": [
+                    {"prop": k, "val": v, "iid": _internal_id(row.label, ck), "krank": _KEY_RANK[row.label][k]}
+                    for (k, v), ck in zip(keys, canonical_keys(row.label, dict(keys)), strict=True)
+                ],
+                "seq": seq,
+            }
         )
-        known = self.known.get(content)
-        if known is None:
-            known = staged_node(row, seq, self.kinds)
-            if len(self.known) >= self.capacity:
-                self.known.clear()
-            self.known[content] = known
-        return known
-
-    def lines(self, rec: int, rows: RecordRows, seq: int) -> list[bytes]:
-        """The staged lines of one record's node rows, with `first`: whether the row is the best-ranked
-        one of its (node, source) in the record (the one the online writer applies)."""
-        staged = [self.staged(row, seq) for row in rows.nodes]
-        order = sorted(
-            range(len(staged)),
-            key=lambda i: (_LABEL_POSITION[rows.nodes[i].label], staged[i].rrank),
-            reverse=True,
-        )
-        seen: set[tuple[str, str, str]] = set()
-        firsts: set[int] = set()
-        for i in order:
-            mark = (rows.nodes[i].label, staged[i].rowkey, rows.nodes[i].source)
-            if mark not in seen:
-                seen.add(mark)
-                firsts.add(i)
-        return [
-            b'{"rec":%d,"idx":%d,"first":%s,%s\n' % (rec, i, b"true" if i in firsts else b"false", node.tail)
-            for i, node in enumerate(staged)
-        ]
+    return out
 
 
 def rel_rows(rec: int, rows: RecordRows, kinds: dict[str, set[str]]) -> list[dict[str, Any]]:
@@ -273,14 +236,13 @@ class _Chunks:
         self.task = task
         self.result = result
         self.con = duckdb.connect(config={"threads": 1, "memory_limit": "256MB"})
-        self.stager = NodeStager(result.kinds)
         self.nodes: list[bytes] = []
         self.rels: list[bytes] = []
         self.records = 0
         self.number = 0
 
     def add(self, rec: int, rows: RecordRows, seq: int) -> None:
-        self.nodes.extend(self.stager.lines(rec, rows, seq))
+        self.nodes.extend(orjson.dumps(r) + b"\n" for r in node_rows(rec, rows, seq, self.result.kinds))
         self.rels.extend(orjson.dumps(r) + b"\n" for r in rel_rows(rec, rows, self.result.kinds))
         self.records += 1
         if self.records % CHUNK_RECORDS == 0:
