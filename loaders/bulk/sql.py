@@ -162,7 +162,7 @@ WHERE n.label = '{label}'
 # stating the same edge: source priority, then record (the later record wins, as it would online).
 REL_IDS = """
 CREATE OR REPLACE TABLE rri AS
-SELECT r.rid, r.rec, r.type, r.source, r.props, r.inst, s.node_id AS sid,
+SELECT r.rid, r.type, r.source, r.props, r.inst, s.node_id AS sid,
        CASE WHEN t.end_label = 'Ref' THEN r."end" ELSE e.node_id END AS eid,
        t.start_label, t.end_label, t.stored,
        p.priority * 1000000000000000 + (r.rec % 1000000000000000) AS ord
