@@ -48,6 +48,20 @@ def accepts(record: JSON) -> bool:
 
 def build_rows(record: JSON) -> RecordRows:
     """The rows one OpenAlex entity states; RejectedRecord when it has no usable id or wrong type."""
+    which = _checked_kind(record)
+    return {"work": work_rows, "author": author_rows, "institution": institution_rows}[which](record)
+
+
+def build_rows_without_links(record: JSON) -> RecordRows:
+    """A work's rows less its categories and references (the bulk path stages those in SQL:
+    loaders/bulk/links.py); the same checks and rejects as build_rows."""
+    if _checked_kind(record) != "work":
+        raise RejectedRecord("not an OpenAlex work")
+    return work_rows(record, links=False)
+
+
+def _checked_kind(record: JSON) -> str:
+    """The record's kind, once its id and list fields are usable; RejectedRecord otherwise."""
     which = kind(record)
     if which is None:
         raise RejectedRecord(f"not an OpenAlex work, author or institution ({_shape(record)})")
@@ -56,7 +70,7 @@ def build_rows(record: JSON) -> RecordRows:
     for name in _LIST_FIELDS[which]:
         if record.get(name) is not None and not isinstance(record[name], list):
             raise RejectedRecord(f"OpenAlex {which} field {name!r} is {type(record[name]).__name__}, expected a list")
-    return {"work": work_rows, "author": author_rows, "institution": institution_rows}[which](record)
+    return which
 
 
 # Fields whose wrong type makes a record unusable (they carry its relationships).
@@ -255,8 +269,9 @@ def _location_source(record: JSONObject) -> JSONObject:
     return _dict(_dict(record.get("primary_location")).get("source"))
 
 
-def work_rows(record: JSONObject) -> RecordRows:
-    """A Work entity: the paper, its authors and their institutions, categories and references."""
+def work_rows(record: JSONObject, *, links: bool = True) -> RecordRows:
+    """A Work entity: the paper, its authors and their institutions, and (with `links`) its categories
+    and references."""
     updated = str(record.get("updated_date") or "")
     keys = _work_keys(record)
     title = record.get("display_name") or record.get("title")
@@ -287,6 +302,8 @@ def work_rows(record: JSONObject) -> RecordRows:
     )
     rows = RecordRows([paper])
     _authorship_rows(rows, paper, authorships, updated)
+    if not links:
+        return rows
     _category_rows(rows, paper, record, updated)
     refs = sorted(
         {

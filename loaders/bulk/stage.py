@@ -19,8 +19,10 @@ import duckdb
 import orjson
 
 from weft.graph.identity.ids import KEY_PROPERTIES, canonical_keys, internal_id
+from weft.loaders.bulk.links import LinkStager
 from weft.loaders.detect import builder
-from weft.loaders.reader import read_records
+from weft.loaders.openalex import build_rows_without_links
+from weft.loaders.reader import Item, read_records
 from weft.loaders.records import Rejected, record_rows
 from weft.loaders.rows import RecordRows
 from weft.loaders.storage import DataPath
@@ -82,6 +84,7 @@ class StageTask:
     number: int
     files: tuple[StageFile, ...]
     out_dir: Path
+    sql_links: bool = True  # OpenAlex works' categories and references staged in SQL (loaders/bulk/links.py)
 
 
 @dataclass
@@ -266,15 +269,28 @@ def stage_task(task: StageTask) -> StageResult:
     result = StageResult(task.number)
     chunks = _Chunks(task, result)
     for file in task.files:
+        links = LinkStager.open(file.path, task.out_dir) if task.sql_links and file.source == "openalex" else None
         build_rows = builder(file.source)
         for n, item in enumerate(read_records(file.path)):
             result.records += 1
-            rows = record_rows(build_rows, item)
+            rec = file.ordinal * RECORD_SPAN + n
+            if links is not None and isinstance(item, Item) and links.takes(item.record):
+                rows = record_rows(build_rows_without_links, item)
+                if isinstance(rows, RecordRows):
+                    links.claim(item.record["id"], rec, rows.nodes[0].key, file.seq)
+            else:
+                rows = record_rows(build_rows, item)
             if isinstance(rows, Rejected):
                 result.rejected += 1
                 result.rejects.append(rows.entry)
             elif rows is not None:
-                chunks.add(file.ordinal * RECORD_SPAN + n, rows, file.seq)
+                chunks.add(rec, rows, file.seq)
+        if links is not None:
+            stem = f"t{task.number:06d}-f{file.ordinal:06d}"
+            for name, kinds in links.write(task.out_dir / stem).items():
+                result.kinds.setdefault(name, set()).update(kinds)
+            result.files.append(stem)
+            links.close()
     chunks.flush()
     chunks.con.close()
     return result
