@@ -53,8 +53,8 @@ def build_rows(record: JSON) -> RecordRows:
 
 
 def build_rows_without_links(record: JSON) -> RecordRows:
-    """A work's rows less its categories and references (the bulk path stages those in SQL:
-    loaders/bulk/links.py); the same checks and rejects as build_rows."""
+    """A work's Paper row alone (the bulk path stages the rest in SQL: loaders/bulk/links.py); the same
+    checks and rejects as build_rows for everything the Paper row comes from."""
     if _checked_kind(record) != "work":
         raise RejectedRecord("not an OpenAlex work")
     return work_rows(record, links=False)
@@ -204,12 +204,12 @@ def _researcher_keys(author: JSONObject) -> dict[str, str]:
 
 def _person_props(name: JSON) -> dict[str, Any]:
     """A researcher row's name, name_key and is_person (a new dict: callers spread it)."""
-    text, key, person = _person_facts(name) if isinstance(name, str) else (None, None, is_person_name(None))
+    text, key, person = person_facts(name) if isinstance(name, str) else (None, None, is_person_name(None))
     return {"name": text, "name_key": key, "is_person": person}
 
 
 @lru_cache(maxsize=1 << 16)
-def _person_facts(name: str) -> tuple[str, str | None, bool]:
+def person_facts(name: str) -> tuple[str, str | None, bool]:
     """(cleaned name, name key, is a person) of a name, parsed once per process for the names that recur
     on many works (6% of a bulk build's staging before)."""
     text = clean_whitespace(name)
@@ -270,8 +270,8 @@ def _location_source(record: JSONObject) -> JSONObject:
 
 
 def work_rows(record: JSONObject, *, links: bool = True) -> RecordRows:
-    """A Work entity: the paper, its authors and their institutions, and (with `links`) its categories
-    and references."""
+    """A Work entity: the paper and (with `links`) its authors and their institutions, its categories and
+    its references."""
     updated = str(record.get("updated_date") or "")
     keys = _work_keys(record)
     title = record.get("display_name") or record.get("title")
@@ -301,9 +301,9 @@ def work_rows(record: JSONObject, *, links: bool = True) -> RecordRows:
         owns=("AUTHORED", "IN_CATEGORY", "REFERENCES"),
     )
     rows = RecordRows([paper])
-    _authorship_rows(rows, paper, authorships, updated)
     if not links:
         return rows
+    _authorship_rows(rows, paper, authorships, updated)
     _category_rows(rows, paper, record, updated)
     refs = sorted(
         {

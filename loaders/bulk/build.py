@@ -1,7 +1,8 @@
 """`weft build`: dump files -> neo4j-admin Parquet input, the same graph `weft load` builds.
 
-1. stage (loaders/bulk/stage.py): each data file through the online loader's row builders, in
-   parallel worker processes, to Parquet row chunks;
+1. stage (loaders/bulk/stage.py): each data file through the online loader's row builders (an
+   OpenAlex works file mostly in SQL: loaders/bulk/links.py), in parallel worker processes, to
+   Parquet row chunks;
 2. transform (loaders/bulk/transform.py, SQL in loaders/bulk/sql.py): an engine joins the rows into
    nodes and edges (identity, who wins, claims, derived edges, the pair rule): DuckDB within
    `memory_limit` (the default), or Spark on any master (`engine="spark"`, loaders/bulk/spark.py),
@@ -94,6 +95,7 @@ class BuildSummary:
     records: int = 0
     rejected: int = 0
     removed_records: int = 0
+    linked_in_sql: int = 0  # OpenAlex works staged in SQL but for their Paper row
     claims: int = 0
     counts: dict[str, int] = field(default_factory=dict[str, int])
     steps: dict[str, float] = field(default_factory=dict[str, float])
@@ -118,6 +120,14 @@ def _stage(plan: Layout, stage_dir: Path, workers: int, echo: Echo, engine: Engi
     for result in engine.map_tasks(stage_task, tasks):
         note(result)
     return results
+
+
+def _note_sql_staging(linked: int, builder_files: list[str], echo: Echo) -> None:
+    """Say how many OpenAlex works were staged in SQL (loaders/bulk/links.py), and which files were not."""
+    if linked:
+        echo(f"staged in SQL: {linked:,} OpenAlex works (every row but the Paper's)")
+    if builder_files:
+        echo(f"{len(builder_files)} OpenAlex file(s) staged by the row builders alone, e.g. {builder_files[0]}")
 
 
 def open_engine(options: BuildOptions, work: Path) -> Engine:
@@ -225,6 +235,8 @@ def _build(
         results = _stage(plan, stage_dir, worker_count(options.workers), echo, engine)
         summary.records = sum(r.records for r in results)
         summary.rejected = sum(r.rejected for r in results)
+        summary.linked_in_sql = sum(r.linked_in_sql for r in results)
+        _note_sql_staging(summary.linked_in_sql, [f for r in results for f in r.builder_files], echo)
         summary.steps["stage"] = time.monotonic() - began
         rejects = [entry for r in results for entry in r.rejects]
         if rejects:

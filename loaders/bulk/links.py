@@ -1,32 +1,50 @@
-"""An OpenAlex works file's categories and references, staged in SQL: three quarters of a work's staged
-rows (Category rows, IN_CATEGORY, CATEGORY_PART_OF, REFERENCES), on which the row builders spent ~40% of
-staging.
+"""An OpenAlex works file staged in SQL but for each work's own Paper row: its authors and their
+institutions (Researcher and Institution rows, AUTHORED), categories (Category rows, IN_CATEGORY,
+CATEGORY_PART_OF) and references: 48 of a synthetic work's 49 staged rows, on which the row builders spent
+most of staging.
 
-DuckDB reads the file once and names the works whose links it can stage exactly as loaders/openalex.py
+DuckDB reads the file once and names the works whose rows it can stage exactly as loaders/openalex.py
 would: every value those rows come from has the type and form the builder expects (a text id in plain
-ASCII, a name without control characters and within its cap…). Those works go through the builder
-without their links (`openalex.build_rows_without_links`), which still decides what is rejected; their
-links are then written from SQL for the records the builder kept. Every other work, and every work of a
-file DuckDB cannot read as one object per line, goes through the full builder. The staged rows are the
-same either way (tests/unit/test_bulk_links.py compares them row for row).
+ASCII, a name without control characters and within its cap…). Those works go through the builder for
+their Paper row alone (`openalex.build_rows_without_links`), which still decides what is rejected; their
+other rows are then written from SQL for the records the builder kept. Names are cleaned, keyed and told
+apart from organisations by the builder's own functions, once per distinct name. Every other work, and
+every work of a file DuckDB cannot read as one object per line, goes through the full builder. The staged
+rows are the same either way (tests/unit/test_bulk_links.py compares them row for row).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import orjson
 
-from weft.graph.identity.ids import PREFIX
+from weft.graph.identity.ids import KEY_PROPERTIES, PREFIX
+from weft.graph.identity.names import is_person_name
 from weft.graph.sources import SOURCE_PRIORITY
-from weft.loaders.fields import MAX_INT, MAX_KEY_CHARS, MAX_NAME_CHARS
+from weft.loaders.fields import MAX_INT, MAX_KEY_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS
+from weft.loaders.openalex import institution_name_key, person_facts
 from weft.loaders.reader import JSON, is_object
 from weft.loaders.rows import MENTION
 
 SOURCE = "openalex"
-# Category rows staged here take node indexes from here on (a record's own rows count from 0).
-FIRST_INDEX = 1_000_000_000
+KEY_RANK = {label: {prop: i for i, (_, prop) in enumerate(pairs)} for label, pairs in KEY_PROPERTIES.items()}
+# is_person of a researcher row whose author has no name at all.
+NAMELESS_IS_PERSON = is_person_name(None)
+PERSON_FACTS = "STRUCT(name VARCHAR, key VARCHAR, person BOOLEAN)"
+# The shapes a topic, a topic's subfield (field, domain) and a concept are read in: every value as JSON,
+# so its type is checked as the builder sees it.
+TOPIC = '{"id": "JSON", "display_name": "JSON", "score": "JSON", "subfield": "JSON", "field": "JSON", "domain": "JSON"}'
+PART = '{"id": "JSON", "display_name": "JSON"}'
+CONCEPT = '{"id": "JSON", "display_name": "JSON", "level": "JSON", "score": "JSON"}'
+# An id-less author's key is `<paper key>#<rank>`: room kept for the rank.
+SCOPE_SUFFIX_CHARS = 12
+# Rows staged here take node indexes from these on (a record's own rows count from 0).
+CATEGORY_INDEX = 1_000_000_000
+RESEARCHER_INDEX = 1_300_000_000
+INSTITUTION_INDEX = 1_600_000_000
 # The raw fields the links come from, read as JSON so their types can be checked as the builder sees them.
 COLUMNS = {
     "id": "JSON",
@@ -35,6 +53,7 @@ COLUMNS = {
     "topics": "JSON",
     "concepts": "JSON",
     "referenced_works": "JSON",
+    "authorships": "JSON",
 }
 
 # Helpers. A `plain` text is printable ASCII without spaces: the builder's regexes (Python `\d`,
@@ -46,28 +65,36 @@ CREATE OR REPLACE MACRO openalex_id(s) AS CASE
   WHEN regexp_full_match(s, '(?:https?://openalex\.org/)?[WAISTCFPwaistcfp][0-9]+')
   THEN upper(regexp_extract(s, '[WAISTCFPwaistcfp][0-9]+$')) END;
 CREATE OR REPLACE MACRO kind(j, p) AS coalesce(json_type(j, p), 'NULL');
+CREATE OR REPLACE MACRO text_value(j) AS CASE WHEN json_type(j) = 'VARCHAR' THEN j ->> '$' END;
 CREATE OR REPLACE MACRO id_ok(j, p) AS kind(j, p) = 'NULL' OR (kind(j, p) = 'VARCHAR' AND plain(j ->> p));
 CREATE OR REPLACE MACRO name_ok(j, p) AS kind(j, p) = 'NULL'
   OR (kind(j, p) = 'VARCHAR' AND length(j ->> p) <= {MAX_NAME_CHARS} AND NOT regexp_matches(j ->> p, '[\x00-\x1f]'));
 CREATE OR REPLACE MACRO number(j, p) AS CASE WHEN kind(j, p) IN ('UBIGINT', 'BIGINT', 'DOUBLE')
-  THEN CAST(j -> p AS DOUBLE) END;
+  THEN TRY_CAST(j -> p AS DOUBLE) END;
 CREATE OR REPLACE MACRO number_ok(j, p) AS kind(j, p) = 'NULL' OR coalesce(isfinite(number(j, p)), false);
-CREATE OR REPLACE MACRO part_ok(j, p) AS kind(j, p) IN ('NULL', 'OBJECT')
-  AND kind(j, p || '.id') IN ('NULL', 'VARCHAR') AND name_ok(j, p || '.display_name');
-CREATE OR REPLACE MACRO part_code(j, p) AS
-  nullif(regexp_extract(rtrim(coalesce(j ->> (p || '.id'), ''), '/'), '[^/]*$'), '');
+CREATE OR REPLACE MACRO part_ok(part, id, name) AS kind(part, '$') IN ('NULL', 'OBJECT')
+  AND kind(id, '$') IN ('NULL', 'VARCHAR') AND name_ok(name, '$');
+CREATE OR REPLACE MACRO part_code(id) AS nullif(regexp_extract(rtrim(coalesce(id ->> '$', ''), '/'), '[^/]*$'), '');
+CREATE OR REPLACE MACRO text_ok(s, cap) AS s IS NULL OR (length(s) <= cap AND NOT regexp_matches(s, '[\x00-\x1f]'));
+CREATE OR REPLACE MACRO orcid(s) AS CASE
+  WHEN regexp_full_match(s, '(?i)(?:https?://orcid\.org/)?[0-9]{{4}}-[0-9]{{4}}-[0-9]{{4}}-[0-9]{{3}}[0-9X]')
+  THEN upper(right(s, 19)) END;
+CREATE OR REPLACE MACRO ror(s) AS CASE
+  WHEN regexp_full_match(s, '(?i)(?:https?://ror\.org/)?0[a-z0-9]{{6}}[0-9]{{2}}') THEN lower(right(s, 9)) END;
 CREATE OR REPLACE MACRO orjson_text(s) AS
   CASE WHEN s IS NULL THEN 'null' ELSE '"' || replace(replace(s, '\', '\\'), '"', '\"') || '"' END;
-CREATE OR REPLACE MACRO base32_sha1(s, n) AS array_to_string(list_transform(range(n), lambda j:
-  substr('abcdefghijklmnopqrstuvwxyz234567',
-         CAST((CAST('0x' || substr(sha1(s), 1, 14) AS UBIGINT) >> (51 - 5 * j)) & 31 AS INTEGER) + 1, 1)), '');
+CREATE OR REPLACE MACRO orjson_pair(k, v) AS CASE WHEN v IS NOT NULL THEN '"' || k || '":' || orjson_text(v) END;
+CREATE OR REPLACE MACRO sha1_bits(s) AS CAST('0x' || substr(sha1(s), 1, 14) AS UBIGINT);
+CREATE OR REPLACE MACRO base32_bits(v) AS array_to_string(list_transform(range(11), lambda j:
+  substr('abcdefghijklmnopqrstuvwxyz234567', CAST((v >> (51 - 5 * j)) & 31 AS INTEGER) + 1, 1)), '');
 """
 
 # The works of the file by their id as written, each stated once in the file.
 WORKS = """
 CREATE OR REPLACE TEMP TABLE w AS
-SELECT id, upd, pt, topics, concepts, refs FROM (
+SELECT id, upd, pt, topics, concepts, refs, authorships FROM (
   SELECT id ->> '$' AS id, updated_date AS upd, primary_topic AS pt, topics, concepts, referenced_works AS refs,
+         authorships,
          count(*) OVER (PARTITION BY id ->> '$') AS copies
   FROM read_json('{path}', format = 'newline_delimited', records = 'true', compression = '{compression}',
                  hive_partitioning = false, columns = {columns})
@@ -83,45 +110,50 @@ WHERE copies = 1 AND plain(id) AND starts_with(openalex_id(id), 'W')
 MENTIONS = f"""
 CREATE OR REPLACE TEMP TABLE m AS
 WITH t AS (
-  SELECT id, e.i AS i, e.x AS x, pt FROM (
-    SELECT id, pt, unnest(list_transform(CAST(topics AS JSON[]), lambda x, i: {{'i': i, 'x': x}})) AS e
-    FROM w WHERE json_type(topics) = 'ARRAY')
-), topic AS (
-  SELECT id, i, x, CASE WHEN json_type(x) = 'OBJECT' THEN openalex_id(x ->> '$.id') END AS tid,
-         json_type(x) <> 'OBJECT' OR id_ok(x, '$.id') AS id_fine,
+  SELECT id, e.i AS i, CASE WHEN json_type(e.x) = 'OBJECT' THEN from_json(e.x, '{TOPIC}') END AS x,
+         json_type(e.x) = 'OBJECT' AS obj,
          openalex_id(CASE WHEN json_type(pt) = 'OBJECT' THEN pt ->> '$.id' END) AS primary_tid
+  FROM (SELECT id, pt, unnest(list_transform(CAST(topics AS JSON[]), lambda x, i: {{'i': i, 'x': x}})) AS e
+        FROM w WHERE json_type(topics) = 'ARRAY')
+), topic AS (
+  SELECT id, i, x, primary_tid, CASE WHEN obj THEN openalex_id(x.id ->> '$') END AS tid,
+         NOT obj OR id_ok(x.id, '$') AS id_fine,
+         CASE WHEN json_type(x.subfield) = 'OBJECT' THEN from_json(x.subfield, '{PART}') END AS sub,
+         CASE WHEN json_type(x.field) = 'OBJECT' THEN from_json(x.field, '{PART}') END AS fld,
+         CASE WHEN json_type(x.domain) = 'OBJECT' THEN from_json(x.domain, '{PART}') END AS dom
   FROM t
 ), chain AS (
   SELECT id, i, x, tid, id_fine, tid IS NOT DISTINCT FROM primary_tid AND tid IS NOT NULL AS is_primary,
          unnest([
-           {{'pos': 0, 'key': 'topic:' || tid, 'name': x ->> '$.display_name', 'scheme': 'topic', 'level': 3,
-             'ok': name_ok(x, '$.display_name')}},
-           {{'pos': 1, 'key': 'subfield:' || part_code(x, '$.subfield'), 'name': x ->> '$.subfield.display_name',
-             'scheme': 'subfield', 'level': 2, 'ok': part_ok(x, '$.subfield')}},
-           {{'pos': 2, 'key': 'field:' || part_code(x, '$.field'), 'name': x ->> '$.field.display_name',
-             'scheme': 'field', 'level': 1, 'ok': part_ok(x, '$.field')}},
-           {{'pos': 3, 'key': 'domain:' || part_code(x, '$.domain'), 'name': x ->> '$.domain.display_name',
-             'scheme': 'domain', 'level': 0, 'ok': part_ok(x, '$.domain')}}
+           {{'pos': 0, 'key': 'topic:' || tid, 'name': x.display_name ->> '$', 'scheme': 'topic', 'level': 3,
+             'ok': name_ok(x.display_name, '$')}},
+           {{'pos': 1, 'key': 'subfield:' || part_code(sub.id), 'name': sub.display_name ->> '$', 'scheme': 'subfield',
+             'level': 2, 'ok': part_ok(x.subfield, sub.id, sub.display_name)}},
+           {{'pos': 2, 'key': 'field:' || part_code(fld.id), 'name': fld.display_name ->> '$', 'scheme': 'field',
+             'level': 1, 'ok': part_ok(x.field, fld.id, fld.display_name)}},
+           {{'pos': 3, 'key': 'domain:' || part_code(dom.id), 'name': dom.display_name ->> '$', 'scheme': 'domain',
+             'level': 0, 'ok': part_ok(x.domain, dom.id, dom.display_name)}}
          ]) AS c
   FROM topic WHERE tid IS NOT NULL OR NOT id_fine
 ), concept AS (
-  SELECT id, e.i AS i, e.x AS x, CASE WHEN json_type(e.x) = 'OBJECT' THEN openalex_id(e.x ->> '$.id') END AS cid,
-         json_type(e.x) <> 'OBJECT' OR id_ok(e.x, '$.id') AS id_fine
-  FROM (SELECT id, unnest(list_transform(CAST(concepts AS JSON[]), lambda x, i: {{'i': i, 'x': x}})) AS e
-        FROM w WHERE json_type(concepts) = 'ARRAY')
+  SELECT id, i, x, CASE WHEN obj THEN openalex_id(x.id ->> '$') END AS cid, NOT obj OR id_ok(x.id, '$') AS id_fine
+  FROM (SELECT id, e.i AS i, json_type(e.x) = 'OBJECT' AS obj,
+               CASE WHEN json_type(e.x) = 'OBJECT' THEN from_json(e.x, '{CONCEPT}') END AS x
+        FROM (SELECT id, unnest(list_transform(CAST(concepts AS JSON[]), lambda x, i: {{'i': i, 'x': x}})) AS e
+              FROM w WHERE json_type(concepts) = 'ARRAY'))
 )
 SELECT id, i * 4 + c.pos AS ord, i AS chain, CASE WHEN tid IS NOT NULL THEN c.key END AS key, c.name AS name,
-       c.scheme AS scheme, c.level AS level, is_primary, number(x, '$.score') AS score,
-       id_fine AND (tid IS NULL OR (c.ok AND number_ok(x, '$.score'))) AS ok
+       c.scheme AS scheme, c.level AS level, is_primary, number(x.score, '$') AS score,
+       id_fine AND (tid IS NULL OR (c.ok AND number_ok(x.score, '$'))) AS ok
 FROM chain WHERE c.key IS NOT NULL OR NOT id_fine
 UNION ALL
-SELECT id, {FIRST_INDEX} + i AS ord, NULL AS chain, 'concept:' || cid AS key, x ->> '$.display_name' AS name,
+SELECT id, {CATEGORY_INDEX} + i AS ord, NULL AS chain, 'concept:' || cid AS key, x.display_name ->> '$' AS name,
        'concept' AS scheme,
-       CASE WHEN kind(x, '$.level') IN ('UBIGINT', 'BIGINT') THEN TRY_CAST(x -> '$.level' AS BIGINT) END AS level,
-       false AS is_primary, number(x, '$.score') AS score,
-       id_fine AND (cid IS NULL OR (name_ok(x, '$.display_name') AND number_ok(x, '$.score')
-         AND (kind(x, '$.level') NOT IN ('UBIGINT', 'BIGINT')
-              OR coalesce(TRY_CAST(x -> '$.level' AS BIGINT) BETWEEN 0 AND {MAX_INT}, false)))) AS ok
+       CASE WHEN kind(x.level, '$') IN ('UBIGINT', 'BIGINT') THEN TRY_CAST(x.level AS BIGINT) END AS level,
+       false AS is_primary, number(x.score, '$') AS score,
+       id_fine AND (cid IS NULL OR (name_ok(x.display_name, '$') AND number_ok(x.score, '$')
+         AND (kind(x.level, '$') NOT IN ('UBIGINT', 'BIGINT')
+              OR coalesce(TRY_CAST(x.level AS BIGINT) BETWEEN 0 AND {MAX_INT}, false)))) AS ok
 FROM concept WHERE cid IS NOT NULL OR NOT id_fine
 """  # noqa: S608 - numbers and names from our own constants
 
@@ -131,6 +163,97 @@ REFERENCES = """
 CREATE OR REPLACE TEMP TABLE r AS
 SELECT id, openalex_id(x ->> '$') AS ref, json_type(x) <> 'VARCHAR' OR plain(x ->> '$') AS ok
 FROM (SELECT id, unnest(CAST(refs AS JSON[])) AS x FROM w WHERE json_type(refs) = 'ARRAY')
+"""
+
+# Each authorship of a work (its objects only, numbered as the builder numbers them: `rank`), with the
+# values the builder reads from it and whether SQL reads them as it does (`ok`). `rkey` is the
+# researcher's best key when it has an id (an id-less one is scoped to the paper: its key comes with
+# the paper's, in `claims`); `dkey` tells the work's researchers apart, as the builder does.
+AUTHORSHIPS = f"""
+CREATE OR REPLACE TEMP TABLE a AS
+WITH e AS (
+  SELECT id, unnest(list_transform(list_filter(CAST(authorships AS JSON[]), lambda x: json_type(x) = 'OBJECT'),
+                                   lambda x, i: {{'i': i, 'x': x}})) AS e
+  FROM w WHERE json_type(authorships) = 'ARRAY'
+), f AS (
+  SELECT id, e.i - 1 AS rank,
+         from_json(e.x, '{{"author": "JSON", "raw_author_name": "JSON", "author_position": "JSON",
+                           "is_corresponding": "JSON", "institutions": "JSON"}}') AS x
+  FROM e
+), g AS (
+  SELECT id, rank, x, CASE WHEN json_type(x.author) = 'OBJECT'
+                      THEN from_json(x.author, '{{"id": "JSON", "orcid": "JSON", "display_name": "JSON"}}') END AS au
+  FROM f
+), h AS (
+  SELECT *, text_value(au.id) AS aid_text, text_value(au.orcid) AS orcid_text, text_value(au.display_name) AS dn,
+         text_value(x.raw_author_name) AS ran
+  FROM g
+), k AS (
+  SELECT *, CASE WHEN starts_with(openalex_id(aid_text), 'A') THEN openalex_id(aid_text) END AS aid,
+         orcid(orcid_text) AS orcid, CASE WHEN ran <> '' THEN ran ELSE dn END AS raw_name
+  FROM h
+)
+SELECT id, rank, aid, orcid, raw_name, CASE WHEN dn <> '' THEN dn ELSE raw_name END AS name_src,
+       CASE WHEN orcid IS NOT NULL THEN 'orcid:' || orcid WHEN aid IS NOT NULL THEN 'openalex:' || aid END AS rkey,
+       coalesce(CASE WHEN orcid IS NOT NULL THEN 'orcid:' || orcid WHEN aid IS NOT NULL THEN 'openalex:' || aid END,
+                '#' || rank) AS dkey,
+       text_value(x.author_position) AS position,
+       coalesce(CASE WHEN json_type(x.is_corresponding) = 'BOOLEAN' THEN TRY_CAST(x.is_corresponding AS BOOLEAN) END,
+                false) AS corresponding,
+       CASE WHEN json_type(x.institutions) = 'ARRAY' THEN TRY_CAST(x.institutions AS JSON[]) END AS insts,
+       kind(x.author, '$') IN ('NULL', 'OBJECT') AND coalesce(plain(aid_text), true)
+       AND coalesce(plain(orcid_text), true) AND kind(au.display_name, '$') IN ('NULL', 'VARCHAR')
+       AND kind(x.raw_author_name, '$') IN ('NULL', 'VARCHAR') AND kind(x.author_position, '$') IN ('NULL', 'VARCHAR')
+       AND kind(x.is_corresponding, '$') IN ('NULL', 'BOOLEAN') AND kind(x.institutions, '$') IN ('NULL', 'ARRAY')
+       AND text_ok(dn, {MAX_NAME_CHARS}) AND text_ok(ran, {MAX_NAME_CHARS})
+       AND text_ok(text_value(x.author_position), {MAX_TEXT_CHARS})
+       AND coalesce(length(aid), 0) < {MAX_KEY_CHARS} AS ok
+FROM k
+"""  # noqa: S608 - numbers from our own constants
+
+# Each institution an authorship names (`ord`: the builder's order over the work), keyed as the
+# builder keys it (`ikey`; none: skipped, as the builder skips it), with `ok` as above.
+AUTHORSHIP_INSTITUTIONS = f"""
+CREATE OR REPLACE TEMP TABLE ai AS
+WITH e AS (
+  SELECT id, rank, dkey, unnest(list_transform(insts, lambda x, j: {{'j': j, 'x': x}})) AS e
+  FROM a WHERE insts IS NOT NULL
+), f AS (
+  SELECT id, rank, dkey, CAST(rank AS BIGINT) * 4294967296 + e.j AS ord,
+         CASE WHEN json_type(e.x) = 'OBJECT' THEN from_json(e.x, '{{"id": "JSON", "ror": "JSON", "display_name": "JSON",
+                                                                   "country_code": "JSON", "type": "JSON"}}') END AS x
+  FROM e
+), g AS (
+  SELECT *, text_value(x.ror) AS ror_text, text_value(x.id) AS oid_text FROM f
+), h AS (
+  SELECT *, ror(ror_text) AS ror,
+         CASE WHEN starts_with(openalex_id(oid_text), 'I') THEN openalex_id(oid_text) END AS oid
+  FROM g
+)
+SELECT * FROM (
+SELECT id, rank, dkey, ord, ror, oid,
+       CASE WHEN ror IS NOT NULL THEN 'ror:' || ror WHEN oid IS NOT NULL THEN 'openalex:' || oid END AS ikey,
+       text_value(x.display_name) AS name, text_value(x.country_code) AS country, text_value(x.type) AS type,
+       coalesce(plain(ror_text), true) AND coalesce(plain(oid_text), true)
+       AND kind(x.display_name, '$') IN ('NULL', 'VARCHAR') AND kind(x.country_code, '$') IN ('NULL', 'VARCHAR')
+       AND kind(x.type, '$') IN ('NULL', 'VARCHAR') AND text_ok(text_value(x.display_name), {MAX_NAME_CHARS})
+       AND text_ok(text_value(x.country_code), {MAX_TEXT_CHARS}) AND text_ok(text_value(x.type), {MAX_TEXT_CHARS})
+       AND coalesce(length(oid), 0) < {MAX_KEY_CHARS} AS ok
+FROM h
+) WHERE ikey IS NOT NULL OR NOT ok
+"""  # noqa: S608 - numbers from our own constants
+
+# The cleaned text, name key and is-a-person of every name the works' authorships give, and the name
+# key of every institution name: loaders/openalex.py's own functions, once per distinct text.
+NAMES = """
+CREATE OR REPLACE TEMP TABLE names AS
+SELECT s, person_facts(s) AS f FROM (
+  SELECT name_src AS s FROM a WHERE name_src IS NOT NULL UNION SELECT raw_name FROM a WHERE raw_name IS NOT NULL
+);
+CREATE OR REPLACE TEMP TABLE inames AS
+SELECT s, nullif(institution_name_key(s), '') AS key FROM (
+  SELECT DISTINCT name AS s FROM ai WHERE name IS NOT NULL AND ikey IS NOT NULL
+)
 """
 
 # The works whose links are staged here, with their `updated` text: every value their links come from
@@ -144,6 +267,13 @@ WHERE kind(upd, '$') IN ('NULL', 'VARCHAR')
   AND kind(refs, '$') IN ('NULL', 'ARRAY')
   AND id NOT IN (SELECT id FROM m WHERE NOT ok OR length(key) > {MAX_KEY_CHARS})
   AND id NOT IN (SELECT id FROM r WHERE NOT ok)
+  AND id NOT IN (SELECT id FROM a WHERE NOT ok)
+  AND id NOT IN (SELECT id FROM ai WHERE NOT ok)
+  AND id NOT IN (
+    SELECT id FROM a JOIN names n ON n.s = a.name_src OR n.s = a.raw_name
+    WHERE NOT (text_ok(n.f.name, {MAX_NAME_CHARS}) AND text_ok(n.f.key, {MAX_NAME_CHARS}))
+  )
+  AND id NOT IN (SELECT id FROM ai JOIN inames n ON n.s = ai.name WHERE NOT text_ok(n.key, {MAX_NAME_CHARS}))
 """  # noqa: S608 - numbers and names from our own constants
 
 # The builder's record numbers and paper keys of the works it built without links (loaded by `claim`).
@@ -152,21 +282,22 @@ CLAIMS_COLUMNS = {"id": "VARCHAR", "rec": "BIGINT", "paper": "VARCHAR", "seq": "
 # Category rows as loaders.bulk.stage.node_rows writes them: the first mention of each key in a work
 # gives its name and level; ranks as loaders.write.row_ranks makes them (the digest is orjson's text).
 NODE_ROWS = f"""
+CREATE OR REPLACE TEMP TABLE cf AS
+SELECT m.id, m.key, arg_min(m.name, m.ord) AS name, arg_min(m.level, m.ord) AS level,
+       arg_min(m.scheme, m.ord) AS scheme, min(m.ord) AS ord
+FROM m JOIN clean USING (id) JOIN claims USING (id) GROUP BY m.id, m.key;
 CREATE OR REPLACE TEMP TABLE staged_nodes AS
-  WITH firsts AS (
-    SELECT m.id, m.key, arg_min(m.name, m.ord) AS name, arg_min(m.level, m.ord) AS level,
-           arg_min(m.scheme, m.ord) AS scheme, min(m.ord) AS ord
-    FROM m JOIN clean USING (id) GROUP BY m.id, m.key
-  ), ids AS (
-    SELECT key, '{PREFIX["Category"]}' || base32_sha1(key, 11) AS iid FROM (SELECT DISTINCT key FROM firsts)
+  WITH ids AS (
+    SELECT key, '{PREFIX["Category"]}' || base32_bits(v) AS iid FROM (
+      SELECT key, sha1_bits(key) AS v FROM (SELECT DISTINCT key FROM cf))
   ), ranked AS (
     SELECT f.*, c.upd, claims.rec, claims.seq, ids.iid,
            substr(sha1('[{{"level":' || coalesce(CAST(f.level AS VARCHAR), 'null') || ',"name":' || orjson_text(f.name)
                        || ',"scheme":' || orjson_text(f.scheme) || '}},{{}},{{"key":' || orjson_text(f.key) || '}}]'),
                   1, 10) AS digest
-    FROM firsts f JOIN clean c USING (id) JOIN claims USING (id) JOIN ids USING (key)
+    FROM cf f JOIN clean c USING (id) JOIN claims USING (id) JOIN ids USING (key)
   )
-  SELECT rec, CAST({FIRST_INDEX} + row_number() OVER (PARTITION BY rec ORDER BY ord) - 1 AS INTEGER) AS idx,
+  SELECT rec, CAST({CATEGORY_INDEX} + row_number() OVER (PARTITION BY rec ORDER BY ord) - 1 AS INTEGER) AS idx,
          'Category' AS label, key AS rowkey, '{SOURCE}' AS source, {MENTION} AS level,
          '{MENTION}|' || upd || '|' || digest AS srank,
          '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest AS rrank,
@@ -176,6 +307,82 @@ CREATE OR REPLACE TEMP TABLE staged_nodes AS
          CAST('{{}}' AS JSON) AS sprops, CAST(NULL AS VARCHAR[]) AS alt,
          [{{'prop': 'key', 'val': key, 'iid': iid, 'krank': 0}}] AS keys, seq
   FROM ranked
+"""  # noqa: S608 - numbers and names from our own constants
+
+
+# Each researcher of a claimed work (its first authorship) and each institution (its first mention), as
+# node rows; `scoped` is an id-less researcher's key.
+PEOPLE = f"""
+CREATE OR REPLACE TEMP TABLE ra AS
+SELECT a.*, c.upd, claims.rec, claims.seq, claims.paper,
+       CASE WHEN a.rkey IS NULL THEN claims.paper || '#' || a.rank END AS scoped,
+       nm.f.name AS pname, nm.f.key AS pkey, coalesce(nm.f.person, {str(NAMELESS_IS_PERSON).lower()}) AS person,
+       rw.f.name AS raw_clean,
+       row_number() OVER (PARTITION BY claims.rec ORDER BY a.rank) AS n
+FROM (SELECT *, row_number() OVER (PARTITION BY id, dkey ORDER BY rank) AS nth FROM a) a
+JOIN clean c USING (id) JOIN claims USING (id)
+LEFT JOIN names nm ON nm.s = a.name_src LEFT JOIN names rw ON rw.s = a.raw_name
+WHERE a.nth = 1;
+CREATE OR REPLACE TEMP TABLE ia AS
+SELECT ai.*, c.upd, claims.rec, claims.seq, im.key AS nkey,
+       row_number() OVER (PARTITION BY claims.rec ORDER BY ai.ord) AS n
+FROM (SELECT *, row_number() OVER (PARTITION BY id, ikey ORDER BY ord) AS nth FROM ai WHERE ikey IS NOT NULL) ai
+JOIN clean c USING (id) JOIN claims USING (id) LEFT JOIN inames im ON im.s = ai.name
+WHERE ai.nth = 1
+"""  # noqa: S608 - numbers and names from our own constants
+
+# Researcher and Institution rows as loaders.bulk.stage.node_rows writes them (keys best first, ranks
+# as loaders.write.row_ranks makes them).
+PEOPLE_ROWS = f"""
+INSERT INTO staged_nodes
+WITH r AS (
+  SELECT *, substr(sha1('[{{"is_person":' || person || ',"name":' || orjson_text(pname) || ',"name_key":'
+                        || orjson_text(pkey) || ',"paper_scoped":'
+                        || CASE WHEN scoped IS NULL THEN 'null' ELSE 'true' END
+                        || '}},{{}},{{' || concat_ws(',', orjson_pair('openalex_id', aid), orjson_pair('orcid', orcid),
+                                                  orjson_pair('scoped_key', scoped)) || '}}]'), 1, 10) AS digest,
+         sha1_bits('orcid:' || orcid) AS v_orcid, sha1_bits('openalex:' || aid) AS v_aid,
+         sha1_bits('paper:' || scoped) AS v_scoped
+  FROM ra
+)
+SELECT rec, CAST({RESEARCHER_INDEX} + n - 1 AS INTEGER), 'Researcher', coalesce(rkey, 'paper:' || scoped), '{SOURCE}',
+       {MENTION}, '{MENTION}|' || upd || '|' || digest, '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest,
+       true, CAST([] AS VARCHAR[]),
+       CAST('{{' || concat_ws(',', orjson_pair('name', pname), orjson_pair('name_key', pkey), '"is_person":' || person,
+                              CASE WHEN scoped IS NOT NULL THEN '"paper_scoped":true' END) || '}}' AS JSON),
+       CAST('{{}}' AS JSON), CAST(NULL AS VARCHAR[]),
+       list_filter([
+         {{'prop': 'orcid', 'val': orcid, 'iid': '{PREFIX["Researcher"]}' || base32_bits(v_orcid),
+           'krank': {KEY_RANK["Researcher"]["orcid"]}}},
+         {{'prop': 'openalex_id', 'val': aid, 'iid': '{PREFIX["Researcher"]}' || base32_bits(v_aid),
+           'krank': {KEY_RANK["Researcher"]["openalex_id"]}}},
+         {{'prop': 'scoped_key', 'val': scoped, 'iid': '{PREFIX["Researcher"]}' || base32_bits(v_scoped),
+           'krank': {KEY_RANK["Researcher"]["scoped_key"]}}}
+       ], lambda k: k.val IS NOT NULL),
+       seq
+FROM r;
+INSERT INTO staged_nodes
+WITH i AS (
+  SELECT *, substr(sha1('[{{"country":' || orjson_text(country) || ',"name":' || orjson_text(name) || ',"name_key":'
+                        || orjson_text(nkey) || ',"type":' || orjson_text(type) || '}},{{}},{{'
+                        || concat_ws(',', orjson_pair('openalex_id', oid), orjson_pair('ror', ror)) || '}}]'), 1, 10)
+           AS digest, sha1_bits('ror:' || ror) AS v_ror, sha1_bits('openalex:' || oid) AS v_oid
+  FROM ia
+)
+SELECT rec, CAST({INSTITUTION_INDEX} + n - 1 AS INTEGER), 'Institution', ikey, '{SOURCE}',
+       {MENTION}, '{MENTION}|' || upd || '|' || digest, '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest,
+       true, CAST([] AS VARCHAR[]),
+       CAST('{{' || concat_ws(',', orjson_pair('name', name), orjson_pair('name_key', nkey),
+                              orjson_pair('country', country), orjson_pair('type', type)) || '}}' AS JSON),
+       CAST('{{}}' AS JSON), CAST(NULL AS VARCHAR[]),
+       list_filter([
+         {{'prop': 'ror', 'val': ror, 'iid': '{PREFIX["Institution"]}' || base32_bits(v_ror),
+           'krank': {KEY_RANK["Institution"]["ror"]}}},
+         {{'prop': 'openalex_id', 'val': oid, 'iid': '{PREFIX["Institution"]}' || base32_bits(v_oid),
+           'krank': {KEY_RANK["Institution"]["openalex_id"]}}}
+       ], lambda k: k.val IS NOT NULL),
+       seq
+FROM i
 """  # noqa: S608 - numbers and names from our own constants
 
 # IN_CATEGORY (one per key: primary when any mention is, the highest score stated), CATEGORY_PART_OF
@@ -202,11 +409,55 @@ CREATE OR REPLACE TEMP TABLE staged_rels AS
   FROM rels JOIN claims USING (id)
 """  # noqa: S608 - numbers and names from our own constants
 
-# Which property kinds the staged rows hold (loaders.bulk.stage notes them per row).
+# AUTHORED: one per researcher of a work, from its first authorship, with the institutions of all its
+# authorships (each once, in the order first named).
+AUTHORED_ROWS = f"""
+INSERT INTO staged_rels
+WITH il AS (
+  SELECT id, dkey, list(ikey ORDER BY o) AS keys
+  FROM (SELECT id, dkey, ikey, min(ord) AS o FROM ai WHERE ikey IS NOT NULL GROUP BY id, dkey, ikey)
+  GROUP BY id, dkey
+)
+SELECT rec, 'AUTHORED', coalesce(rkey, 'paper:' || scoped), paper, 0, '{SOURCE}',
+       CAST('{{' || concat_ws(',', orjson_pair('position', position), '"rank":' || rank,
+                              orjson_pair('raw_name', raw_clean), '"is_corresponding":' || corresponding)
+            || '}}' AS JSON),
+       coalesce(il.keys, CAST([] AS VARCHAR[]))
+FROM ra LEFT JOIN il USING (id, dkey)
+"""  # noqa: S608 - numbers and names from our own constants
+
+# Every property the rows staged here can hold, with its kind (tests/unit/test_bulk_links.py checks
+# them against the builders'): a property's kind is noted when any staged row holds it.
+PROPERTY_KINDS: dict[str, dict[str, str]] = {
+    "Category": {"name": "str", "scheme": "str", "level": "int"},
+    "Researcher": {"name": "str", "name_key": "str", "is_person": "bool", "paper_scoped": "bool"},
+    "Institution": {"name": "str", "name_key": "str", "country": "str", "type": "str"},
+    "IN_CATEGORY": {"primary": "bool", "score": "float"},
+    "AUTHORED": {"position": "str", "rank": "int", "raw_name": "str", "is_corresponding": "bool"},
+}
+
+
+# Whether any staged row holds each of them (columns named `owner.prop`), from the tables the rows come
+# from: m (category mentions), cf (each work's categories), ra (researchers, AUTHORED), ia (institutions).
 KINDS = """
-SELECT count(*) > 0, count(m.name) > 0, count(m.level) > 0, count(m.score) > 0
-FROM m JOIN clean USING (id) JOIN claims USING (id)
+SELECT (SELECT count(name) FROM cf) > 0 AS "Category.name", (SELECT count(*) FROM cf) > 0 AS "Category.scheme",
+       (SELECT count(level) FROM cf) > 0 AS "Category.level",
+       (SELECT count(*) FROM cf) > 0 AS "IN_CATEGORY.primary",
+       (SELECT count(score) FROM m JOIN clean USING (id) JOIN claims USING (id)) > 0 AS "IN_CATEGORY.score",
+       count(pname) > 0 AS "Researcher.name", count(pkey) > 0 AS "Researcher.name_key",
+       count(*) > 0 AS "Researcher.is_person", count(scoped) > 0 AS "Researcher.paper_scoped",
+       count(position) > 0 AS "AUTHORED.position", count(*) > 0 AS "AUTHORED.rank",
+       count(raw_clean) > 0 AS "AUTHORED.raw_name", count(*) > 0 AS "AUTHORED.is_corresponding",
+       (SELECT count(name) FROM ia) > 0 AS "Institution.name",
+       (SELECT count(nkey) FROM ia) > 0 AS "Institution.name_key",
+       (SELECT count(country) FROM ia) > 0 AS "Institution.country",
+       (SELECT count(type) FROM ia) > 0 AS "Institution.type"
+FROM ra
 """
+
+
+class LinksUnread(Exception):
+    """DuckDB cannot read a file as one JSON object per line (the message says why)."""
 
 
 class LinkStager:
@@ -221,21 +472,23 @@ class LinkStager:
         with path.open("rb") as probe:
             compression = "gzip" if probe.read(2) == b"\x1f\x8b" else "none"
         self.con.execute(MACROS)
+        self.con.create_function("person_facts", _person_facts, ["VARCHAR"], PERSON_FACTS)  # type: ignore[arg-type]
+        self.con.create_function("institution_name_key", institution_name_key, ["VARCHAR"], "VARCHAR")  # type: ignore[arg-type]
         self.con.execute(WORKS.format(path=_quoted(path), compression=compression, columns=_struct(COLUMNS)))
-        for statement in (MENTIONS, REFERENCES, CLEAN):
+        for statement in (MENTIONS, REFERENCES, AUTHORSHIPS, AUTHORSHIP_INSTITUTIONS, NAMES, CLEAN):
             self.con.execute(statement)
         self.ids: set[str] = {row[0] for row in self.con.execute("SELECT id FROM clean").fetchall()}
 
     @classmethod
-    def open(cls, path: object, work_dir: Path) -> LinkStager | None:
-        """The stager of a local file DuckDB reads as one JSON object per line; None for any other file
-        (every work of it then goes through the full builder)."""
+    def open(cls, path: object, work_dir: Path) -> LinkStager:
+        """The stager of a local file DuckDB reads as one JSON object per line; LinksUnread for any other
+        file (every work of it then goes through the full builder)."""
         if not isinstance(path, Path):
-            return None
+            raise LinksUnread("not a local file")
         try:
             return cls(path, work_dir)
-        except duckdb.Error:
-            return None
+        except duckdb.Error as exc:
+            raise LinksUnread(str(exc).splitlines()[0][:300]) from exc
 
     def takes(self, record: JSON) -> bool:
         """Whether this record's links are staged here (each id at most once)."""
@@ -247,9 +500,14 @@ class LinkStager:
             return True
         return False
 
-    def claim(self, record_id: str, rec: int, paper_key: str, seq: int) -> None:
-        """The builder kept this record (built without links) as record `rec` with paper key `paper_key`."""
+    def claim(self, record_id: str, rec: int, paper_key: str, seq: int) -> bool:
+        """The builder kept this record (built without links) as record `rec` with paper key `paper_key`:
+        its other rows are staged here. False (the record then needs the full builder) when the key is too
+        long to scope an id-less author's key to within MAX_KEY_CHARS."""
+        if len(paper_key) > MAX_KEY_CHARS - SCOPE_SUFFIX_CHARS:
+            return False
         self.claims.append(orjson.dumps({"id": record_id, "rec": rec, "paper": paper_key, "seq": seq}) + b"\n")
+        return True
 
     def write(self, stem: Path) -> dict[str, set[str]]:
         """The claimed works' link rows as `<stem>.nodes.parquet` and `<stem>.rels.parquet`; the property
@@ -261,27 +519,27 @@ class LinkStager:
             f"read_json('{_quoted(scratch)}', format = 'newline_delimited', columns = {_struct(CLAIMS_COLUMNS)})"
         )
         scratch.unlink()
-        for table, statement, suffix in (("staged_nodes", NODE_ROWS, "nodes"), ("staged_rels", REL_ROWS, "rels")):
+        for statement in (NODE_ROWS, PEOPLE, PEOPLE_ROWS, REL_ROWS, AUTHORED_ROWS):
             self.con.execute(statement)
+        for table, suffix in (("staged_nodes", "nodes"), ("staged_rels", "rels")):
             target = _quoted(stem.with_name(f"{stem.name}.{suffix}.parquet"))
             self.con.execute(f"COPY {table} TO '{target}' (FORMAT parquet, COMPRESSION zstd)")
-        row = self.con.execute(KINDS).fetchone()
-        assert row is not None
-        any_rows, names, levels, scores = row
+        result = self.con.execute(KINDS)
+        held = result.fetchone() or ()
         kinds: dict[str, set[str]] = {}
-        if any_rows:
-            kinds |= {"Category.scheme": {"str"}, "IN_CATEGORY.primary": {"bool"}}
-        for present, name, kind in (
-            (names, "Category.name", "str"),
-            (levels, "Category.level", "int"),
-            (scores, "IN_CATEGORY.score", "float"),
-        ):
+        for (name, *_), present in zip(result.description or (), held, strict=True):
             if present:
-                kinds[name] = {kind}
+                owner, prop = name.split(".")
+                kinds[name] = {PROPERTY_KINDS[owner][prop]}
         return kinds
 
     def close(self) -> None:
         self.con.close()
+
+
+def _person_facts(name: str) -> dict[str, Any]:
+    text, key, person = person_facts(name)
+    return {"name": text, "key": key, "person": person}
 
 
 def _quoted(path: Path) -> str:

@@ -1,6 +1,8 @@
 """Stage 1 of the bulk path: every record of one file through the online loader's own row builders
 (loaders/openalex.py, s2.py, arxiv.py and loaders.records.record_rows), written as flat node and
-relationship rows to Parquet, a chunk of records at a time (memory stays flat whatever the file).
+relationship rows to Parquet, a chunk of records at a time (memory stays flat whatever the file). An
+OpenAlex works file is read by DuckDB too, which stages all but each work's Paper row in SQL, the same
+rows the builders would (loaders/bulk/links.py).
 
 One call stages one file, so files are staged in parallel worker processes. Everything across
 records (identity, who wins, derived edges) is the transform's (loaders/bulk/transform.py).
@@ -19,10 +21,10 @@ import duckdb
 import orjson
 
 from weft.graph.identity.ids import KEY_PROPERTIES, canonical_keys, internal_id
-from weft.loaders.bulk.links import LinkStager
+from weft.loaders.bulk.links import LinkStager, LinksUnread
 from weft.loaders.detect import builder
 from weft.loaders.openalex import build_rows_without_links
-from weft.loaders.reader import Item, read_records
+from weft.loaders.reader import Item, Problem, read_records
 from weft.loaders.records import Rejected, record_rows
 from weft.loaders.rows import RecordRows
 from weft.loaders.storage import DataPath
@@ -97,6 +99,8 @@ class StageResult:
     rejects: list[dict[str, str]] = field(default_factory=list[dict[str, str]])
     files: list[str] = field(default_factory=list[str])
     kinds: dict[str, set[str]] = field(default_factory=dict[str, set[str]])
+    linked_in_sql: int = 0  # OpenAlex works whose rows but the Paper row were staged in SQL
+    builder_files: list[str] = field(default_factory=list[str])  # OpenAlex files SQL could not read, why
 
 
 def value_kind(value: object) -> str:
@@ -269,17 +273,16 @@ def stage_task(task: StageTask) -> StageResult:
     result = StageResult(task.number)
     chunks = _Chunks(task, result)
     for file in task.files:
-        links = LinkStager.open(file.path, task.out_dir) if task.sql_links and file.source == "openalex" else None
+        links = _link_stager(task, file, result)
         build_rows = builder(file.source)
         for n, item in enumerate(read_records(file.path)):
             result.records += 1
             rec = file.ordinal * RECORD_SPAN + n
-            if links is not None and isinstance(item, Item) and links.takes(item.record):
-                rows = record_rows(build_rows_without_links, item)
-                if isinstance(rows, RecordRows):
-                    links.claim(item.record["id"], rec, rows.nodes[0].key, file.seq)
-            else:
+            rows = _linked_rows(links, item, rec, file.seq) if links is not None else None
+            if rows is None:
                 rows = record_rows(build_rows, item)
+            else:
+                result.linked_in_sql += isinstance(rows, RecordRows)
             if isinstance(rows, Rejected):
                 result.rejected += 1
                 result.rejects.append(rows.entry)
@@ -294,6 +297,29 @@ def stage_task(task: StageTask) -> StageResult:
     chunks.flush()
     chunks.con.close()
     return result
+
+
+def _link_stager(task: StageTask, file: StageFile, result: StageResult) -> LinkStager | None:
+    """The SQL stager of an OpenAlex file (None for other sources, or, noted in `result`, a file DuckDB
+    cannot read as one JSON object per line)."""
+    if not task.sql_links or file.source != "openalex":
+        return None
+    try:
+        return LinkStager.open(file.path, task.out_dir)
+    except LinksUnread as exc:
+        result.builder_files.append(f"{file.path}: {exc}")
+        return None
+
+
+def _linked_rows(links: LinkStager, item: Item | Problem, rec: int, seq: int) -> RecordRows | Rejected | None:
+    """A work's Paper row (or its reject) when the rest of its rows are staged in SQL; None when the
+    record needs the full builder."""
+    if not isinstance(item, Item) or not links.takes(item.record):
+        return None
+    rows = record_rows(build_rows_without_links, item)
+    if isinstance(rows, RecordRows) and not links.claim(item.record["id"], rec, rows.nodes[0].key, seq):
+        return None
+    return rows
 
 
 def tasks_for(files: list[StageFile], out_dir: Path, workers: int) -> list[StageTask]:

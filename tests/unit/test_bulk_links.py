@@ -50,6 +50,25 @@ def _work(n: int, **fields: Any) -> dict[str, Any]:
     return work
 
 
+def _author(**fields: Any) -> dict[str, Any]:
+    """An authorship; `fields` replace the author's (id, orcid, display_name) or the authorship's own."""
+    author = {"id": f"{W}A77", "display_name": "Grace Hopper", "orcid": None}
+    own = {"author_position": "first", "raw_author_name": "G. Hopper", "is_corresponding": True, "institutions": []}
+    for name, value in fields.items():
+        (author if name in author else own)[name] = value
+    return {"author": author, **own}
+
+
+def _inst(n: int, **fields: Any) -> dict[str, Any]:
+    return {
+        "id": f"{W}I{n}",
+        "ror": None,
+        "display_name": f"University {n}",
+        "country_code": "PT",
+        "type": "education",
+    } | fields
+
+
 def _topic(**fields: Any) -> list[dict[str, Any]]:
     return [{"id": f"{W}T77", "display_name": "T", "score": 0.1, **fields}]
 
@@ -87,6 +106,37 @@ HOSTILE: list[dict[str, Any]] = [
     _work(25, topics=_topic(score=1e300), concepts=_concept(score=3)),
     _work(26, id="W 90026"),
     {"id": f"{W}A123", "display_name": "an author in a works file", "works_count": 3, "orcid": None},
+    _work(40, doi='https://doi.org/10.1234/A"b\\c', authorships=[{"author": {"display_name": "Id-less Author"}}]),
+    _work(41, authorships=[_author(id=17, orcid="https://orcid.org/0000-0002-1825-009x"), "no object", _author()]),
+    _work(
+        42, authorships=[_author(display_name="", raw_author_name="Raw  Name"), _author(id=None, raw_author_name="")]
+    ),
+    _work(43, authorships=[_author(display_name=None, id=None), _author(display_name="ACME Consortium", id="I5")]),
+    _work(44, authorships=[_author(institutions=[_inst(1)]), _author(institutions=[_inst(2), _inst(1), _inst(3)])]),
+    _work(45, authorships=[_author(institutions=[_inst(4, ror="https://ROR.org/05DXPS055"), _inst(5, id=None), "x"])]),
+    _work(46, authorships=[_author(institutions=[{"display_name": "no ids"}, _inst(6, display_name='Q "u" \\ é')])]),
+    _work(47, authorships=[_author(institutions=[_inst(7, display_name=None, country_code=None, type=None)])]),
+    _work(48, authorships=[_author(id=" A5")]),
+    _work(49, authorships=[_author(orcid="0000-0002-1825-0097 ")]),
+    _work(50, authorships=["no object", {"author": "not an object"}]),
+    _work(51, authorships=[_author(is_corresponding="yes")]),
+    _work(52, authorships=[_author(author_position=1)]),
+    _work(53, authorships=[_author(display_name="Ada\tLovelace")]),
+    _work(54, authorships=[_author(display_name="y" * 1001)]),
+    _work(55, authorships=[_author(institutions=[_inst(8, country_code=7)])]),
+    _work(56, authorships=[_author(institutions=[_inst(9, ror=" 05dxps055")])]),
+    _work(57, authorships=[_author(institutions={"not": "a list"})]),
+    _work(58, authorships=[_author(display_name="José   García", raw_author_name=None, orcid="0000-0001-0000-0001")]),
+    _work(59, authorships=[_author(display_name="Smith " + "ß" * 600)]),  # a name key of 1,202 characters
+    _work(60, authorships=[_author(institutions=[_inst(10, display_name="ﷺ" * 100)])]),  # its key: 1,800
+    _work(61, doi="10.1234/" + "d" * 990, authorships=[{"author": {"display_name": "Id-less Author"}}]),
+    _work(  # the first mention of a researcher and of an institution gives their values
+        62,
+        authorships=[
+            _author(display_name="First Name", institutions=[_inst(11)]),
+            _author(display_name="Second Name", author_position="last", institutions=[_inst(11, display_name="Other")]),
+        ],
+    ),
 ]
 
 
@@ -134,12 +184,10 @@ def test_every_shared_openalex_work_stages_the_same_rows_through_sql(tmp_path: P
     assert from_sql > 3 * len(works)  # the links of (nearly) every work came from SQL
 
 
-def _works_linked_in_sql(out: Path) -> set[int]:
-    starts = duckdb.sql(
-        f"SELECT DISTINCT start FROM read_parquet('{out}/*-f*.rels.parquet') "  # noqa: S608
-        "WHERE type = 'REFERENCES' OR type = 'IN_CATEGORY'"
-    ).fetchall()
-    return {int(start.removeprefix("openalex:W9")) for (start,) in starts}
+def _works_linked_in_sql(out: Path, works: list[dict[str, Any]]) -> set[int]:
+    """The numbers (`_work(n)`) of the works whose link rows came from SQL (a record's number is its line)."""
+    recs = duckdb.sql(f"SELECT DISTINCT rec FROM read_parquet('{out}/*-f*.rels.parquet')").fetchall()  # noqa: S608
+    return {int(works[rec]["id"].removeprefix(f"{W}W9")) for (rec,) in recs}
 
 
 def test_hostile_works_stage_the_same_rows_through_sql(tmp_path: Path) -> None:
@@ -148,10 +196,13 @@ def test_hostile_works_stage_the_same_rows_through_sql(tmp_path: Path) -> None:
     # Only works whose every link value SQL reads as the builder does (a name with quotes, a part that is
     # no object, a level 2.0 or true, which the builder drops, scores 1e300 and 3…); not a control
     # character, a text or boolean score, a numeric part id, a reference with a space or Arabic digits…
-    assert _works_linked_in_sql(tmp_path / "sql") == {1, 2, 7, 11, 12, 16, 17, 22, 25}
+    # … or an author's: an id with a space, a text is_corresponding, a tab, a numeric country…
+    in_sql = {1, 2, 7, 11, 12, 16, 17, 21, 22, 25, *range(40, 48), 58, 62}
+    assert _works_linked_in_sql(tmp_path / "sql", HOSTILE) == in_sql
     reasons = " ".join(r["reason"] for r in python.rejects)
-    # topic id 17, primary topic id 5, levels 5e9 and -1, a long key, a long name, topics a dict, id "W 90026"
-    assert python.rejected == 8, reasons
+    # topic id 17, primary topic id 5, levels 5e9 and -1, a long key, a long name, topics a dict, id "W 90026",
+    # an author name of 1,001 characters, two name keys too long, an id-less author's key too long
+    assert python.rejected == 12, reasons
     assert from_sql > 0
 
 
