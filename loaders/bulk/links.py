@@ -41,6 +41,8 @@ PART = '{"id": "JSON", "display_name": "JSON"}'
 CONCEPT = '{"id": "JSON", "display_name": "JSON", "level": "JSON", "score": "JSON"}'
 # An id-less author's key is `<paper key>#<rank>`: room kept for the rank.
 SCOPE_SUFFIX_CHARS = 12
+# Staged rows are written once and read once, by the same machine: the cheapest compression to write.
+COMPRESSION = "snappy"
 # Rows staged here take node indexes from these on (a record's own rows count from 0).
 CATEGORY_INDEX = 1_000_000_000
 RESEARCHER_INDEX = 1_300_000_000
@@ -85,8 +87,12 @@ CREATE OR REPLACE MACRO orjson_text(s) AS
   CASE WHEN s IS NULL THEN 'null' ELSE '"' || replace(replace(s, '\', '\\'), '"', '\"') || '"' END;
 CREATE OR REPLACE MACRO orjson_pair(k, v) AS CASE WHEN v IS NOT NULL THEN '"' || k || '":' || orjson_text(v) END;
 CREATE OR REPLACE MACRO sha1_bits(s) AS CAST('0x' || substr(sha1(s), 1, 14) AS UBIGINT);
-CREATE OR REPLACE MACRO base32_bits(v) AS array_to_string(list_transform(range(11), lambda j:
-  substr('abcdefghijklmnopqrstuvwxyz234567', CAST((v >> (51 - 5 * j)) & 31 AS INTEGER) + 1, 1)), '');
+CREATE OR REPLACE MACRO base32_char(v, shift) AS
+  substr('abcdefghijklmnopqrstuvwxyz234567', CAST((v >> shift) & 31 AS INTEGER) + 1, 1);
+CREATE OR REPLACE MACRO base32_bits(v) AS
+  base32_char(v, 51) || base32_char(v, 46) || base32_char(v, 41) || base32_char(v, 36)
+  || base32_char(v, 31) || base32_char(v, 26) || base32_char(v, 21) || base32_char(v, 16)
+  || base32_char(v, 11) || base32_char(v, 6) || base32_char(v, 1);
 """
 
 # The works of the file by their id as written, each stated once in the file.
@@ -281,12 +287,14 @@ CLAIMS_COLUMNS = {"id": "VARCHAR", "rec": "BIGINT", "paper": "VARCHAR", "seq": "
 
 # Category rows as loaders.bulk.stage.node_rows writes them: the first mention of each key in a work
 # gives its name and level; ranks as loaders.write.row_ranks makes them (the digest is orjson's text).
-NODE_ROWS = f"""
+CATEGORIES = """
 CREATE OR REPLACE TEMP TABLE cf AS
 SELECT m.id, m.key, arg_min(m.name, m.ord) AS name, arg_min(m.level, m.ord) AS level,
        arg_min(m.scheme, m.ord) AS scheme, min(m.ord) AS ord
-FROM m JOIN clean USING (id) JOIN claims USING (id) GROUP BY m.id, m.key;
-CREATE OR REPLACE TEMP TABLE staged_nodes AS
+FROM m JOIN clean USING (id) JOIN claims USING (id) GROUP BY m.id, m.key
+"""
+
+CATEGORY_ROWS = f"""
   WITH ids AS (
     SELECT key, '{PREFIX["Category"]}' || base32_bits(v) AS iid FROM (
       SELECT key, sha1_bits(key) AS v FROM (SELECT DISTINCT key FROM cf))
@@ -333,8 +341,7 @@ WHERE ai.nth = 1
 
 # Researcher and Institution rows as loaders.bulk.stage.node_rows writes them (keys best first, ranks
 # as loaders.write.row_ranks makes them).
-PEOPLE_ROWS = f"""
-INSERT INTO staged_nodes
+RESEARCHER_ROWS = f"""
 WITH r AS (
   SELECT *, substr(sha1('[{{"is_person":' || person || ',"name":' || orjson_text(pname) || ',"name_key":'
                         || orjson_text(pkey) || ',"paper_scoped":'
@@ -345,12 +352,14 @@ WITH r AS (
          sha1_bits('paper:' || scoped) AS v_scoped
   FROM ra
 )
-SELECT rec, CAST({RESEARCHER_INDEX} + n - 1 AS INTEGER), 'Researcher', coalesce(rkey, 'paper:' || scoped), '{SOURCE}',
-       {MENTION}, '{MENTION}|' || upd || '|' || digest, '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest,
-       true, CAST([] AS VARCHAR[]),
+SELECT rec, CAST({RESEARCHER_INDEX} + n - 1 AS INTEGER) AS idx, 'Researcher' AS label,
+       coalesce(rkey, 'paper:' || scoped) AS rowkey, '{SOURCE}' AS source, {MENTION} AS level,
+       '{MENTION}|' || upd || '|' || digest AS srank,
+       '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest AS rrank, true AS "first",
+       CAST([] AS VARCHAR[]) AS owns,
        CAST('{{' || concat_ws(',', orjson_pair('name', pname), orjson_pair('name_key', pkey), '"is_person":' || person,
-                              CASE WHEN scoped IS NOT NULL THEN '"paper_scoped":true' END) || '}}' AS JSON),
-       CAST('{{}}' AS JSON), CAST(NULL AS VARCHAR[]),
+                              CASE WHEN scoped IS NOT NULL THEN '"paper_scoped":true' END) || '}}' AS JSON) AS props,
+       CAST('{{}}' AS JSON) AS sprops, CAST(NULL AS VARCHAR[]) AS alt,
        list_filter([
          {{'prop': 'orcid', 'val': orcid, 'iid': '{PREFIX["Researcher"]}' || base32_bits(v_orcid),
            'krank': {KEY_RANK["Researcher"]["orcid"]}}},
@@ -358,10 +367,12 @@ SELECT rec, CAST({RESEARCHER_INDEX} + n - 1 AS INTEGER), 'Researcher', coalesce(
            'krank': {KEY_RANK["Researcher"]["openalex_id"]}}},
          {{'prop': 'scoped_key', 'val': scoped, 'iid': '{PREFIX["Researcher"]}' || base32_bits(v_scoped),
            'krank': {KEY_RANK["Researcher"]["scoped_key"]}}}
-       ], lambda k: k.val IS NOT NULL),
+       ], lambda k: k.val IS NOT NULL) AS keys,
        seq
-FROM r;
-INSERT INTO staged_nodes
+FROM r
+"""  # noqa: S608 - numbers and names from our own constants
+
+INSTITUTION_ROWS = f"""
 WITH i AS (
   SELECT *, substr(sha1('[{{"country":' || orjson_text(country) || ',"name":' || orjson_text(name) || ',"name_key":'
                         || orjson_text(nkey) || ',"type":' || orjson_text(type) || '}},{{}},{{'
@@ -369,18 +380,19 @@ WITH i AS (
            AS digest, sha1_bits('ror:' || ror) AS v_ror, sha1_bits('openalex:' || oid) AS v_oid
   FROM ia
 )
-SELECT rec, CAST({INSTITUTION_INDEX} + n - 1 AS INTEGER), 'Institution', ikey, '{SOURCE}',
-       {MENTION}, '{MENTION}|' || upd || '|' || digest, '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest,
-       true, CAST([] AS VARCHAR[]),
+SELECT rec, CAST({INSTITUTION_INDEX} + n - 1 AS INTEGER) AS idx, 'Institution' AS label, ikey AS rowkey,
+       '{SOURCE}' AS source, {MENTION} AS level, '{MENTION}|' || upd || '|' || digest AS srank,
+       '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest AS rrank, true AS "first",
+       CAST([] AS VARCHAR[]) AS owns,
        CAST('{{' || concat_ws(',', orjson_pair('name', name), orjson_pair('name_key', nkey),
-                              orjson_pair('country', country), orjson_pair('type', type)) || '}}' AS JSON),
-       CAST('{{}}' AS JSON), CAST(NULL AS VARCHAR[]),
+                              orjson_pair('country', country), orjson_pair('type', type)) || '}}' AS JSON) AS props,
+       CAST('{{}}' AS JSON) AS sprops, CAST(NULL AS VARCHAR[]) AS alt,
        list_filter([
          {{'prop': 'ror', 'val': ror, 'iid': '{PREFIX["Institution"]}' || base32_bits(v_ror),
            'krank': {KEY_RANK["Institution"]["ror"]}}},
          {{'prop': 'openalex_id', 'val': oid, 'iid': '{PREFIX["Institution"]}' || base32_bits(v_oid),
            'krank': {KEY_RANK["Institution"]["openalex_id"]}}}
-       ], lambda k: k.val IS NOT NULL),
+       ], lambda k: k.val IS NOT NULL) AS keys,
        seq
 FROM i
 """  # noqa: S608 - numbers and names from our own constants
@@ -388,7 +400,6 @@ FROM i
 # IN_CATEGORY (one per key: primary when any mention is, the highest score stated), CATEGORY_PART_OF
 # (each topic's chain, narrowest first) and REFERENCES, as loaders.bulk.stage.rel_rows writes them.
 REL_ROWS = f"""
-CREATE OR REPLACE TEMP TABLE staged_rels AS
   WITH mc AS (SELECT m.* FROM m JOIN clean USING (id)),
   rels AS (
     SELECT id, 'IN_CATEGORY' AS type, NULL AS start, key AS "end", 0 AS owner,
@@ -412,17 +423,17 @@ CREATE OR REPLACE TEMP TABLE staged_rels AS
 # AUTHORED: one per researcher of a work, from its first authorship, with the institutions of all its
 # authorships (each once, in the order first named).
 AUTHORED_ROWS = f"""
-INSERT INTO staged_rels
 WITH il AS (
   SELECT id, dkey, list(ikey ORDER BY o) AS keys
   FROM (SELECT id, dkey, ikey, min(ord) AS o FROM ai WHERE ikey IS NOT NULL GROUP BY id, dkey, ikey)
   GROUP BY id, dkey
 )
-SELECT rec, 'AUTHORED', coalesce(rkey, 'paper:' || scoped), paper, 0, '{SOURCE}',
+SELECT rec, 'AUTHORED' AS type, coalesce(rkey, 'paper:' || scoped) AS start, paper AS "end", 0 AS owner,
+       '{SOURCE}' AS source,
        CAST('{{' || concat_ws(',', orjson_pair('position', position), '"rank":' || rank,
                               orjson_pair('raw_name', raw_clean), '"is_corresponding":' || corresponding)
-            || '}}' AS JSON),
-       coalesce(il.keys, CAST([] AS VARCHAR[]))
+            || '}}' AS JSON) AS props,
+       coalesce(il.keys, CAST([] AS VARCHAR[])) AS inst
 FROM ra LEFT JOIN il USING (id, dkey)
 """  # noqa: S608 - numbers and names from our own constants
 
@@ -510,8 +521,9 @@ class LinkStager:
         return True
 
     def write(self, stem: Path) -> dict[str, set[str]]:
-        """The claimed works' link rows as `<stem>.nodes.parquet` and `<stem>.rels.parquet`; the property
-        kinds they hold (as loaders.bulk.stage.StageResult.kinds)."""
+        """The claimed works' other rows as `<stem><part>.nodes.parquet` and `<stem><part>.rels.parquet`
+        (part: c categories, r researchers, i institutions, l links, a AUTHORED); the property kinds they
+        hold (as loaders.bulk.stage.StageResult.kinds)."""
         scratch = stem.with_suffix(".claims.jsonl")
         scratch.write_bytes(b"".join(self.claims))
         self.con.execute(
@@ -519,11 +531,17 @@ class LinkStager:
             f"read_json('{_quoted(scratch)}', format = 'newline_delimited', columns = {_struct(CLAIMS_COLUMNS)})"
         )
         scratch.unlink()
-        for statement in (NODE_ROWS, PEOPLE, PEOPLE_ROWS, REL_ROWS, AUTHORED_ROWS):
-            self.con.execute(statement)
-        for table, suffix in (("staged_nodes", "nodes"), ("staged_rels", "rels")):
-            target = _quoted(stem.with_name(f"{stem.name}.{suffix}.parquet"))
-            self.con.execute(f"COPY {table} TO '{target}' (FORMAT parquet, COMPRESSION zstd)")
+        self.con.execute(CATEGORIES)
+        self.con.execute(PEOPLE)
+        for part, rows, suffix in (
+            ("c", CATEGORY_ROWS, "nodes"),
+            ("r", RESEARCHER_ROWS, "nodes"),
+            ("i", INSTITUTION_ROWS, "nodes"),
+            ("l", REL_ROWS, "rels"),
+            ("a", AUTHORED_ROWS, "rels"),
+        ):
+            target = _quoted(stem.with_name(f"{stem.name}{part}.{suffix}.parquet"))
+            self.con.execute(f"COPY ({rows}) TO '{target}' (FORMAT parquet, COMPRESSION {COMPRESSION})")
         result = self.con.execute(KINDS)
         held = result.fetchone() or ()
         kinds: dict[str, set[str]] = {}
