@@ -15,6 +15,7 @@ rows are the same either way (tests/unit/test_bulk_links.py compares them row fo
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,9 @@ PART = '{"id": "JSON", "display_name": "JSON"}'
 CONCEPT = '{"id": "JSON", "display_name": "JSON", "level": "JSON", "score": "JSON"}'
 # An id-less author's key is `<paper key>#<rank>`: room kept for the rank.
 SCOPE_SUFFIX_CHARS = 12
+# What one file's DuckDB may hold before it spills (a worker also holds the builders' rows: ~1.3 GB in
+# all at 50,000 works a file).
+MEMORY_LIMIT = "1GB"
 # Staged rows are written once and read once, by the same machine: the cheapest compression to write.
 COMPRESSION = "snappy"
 # Rows staged here take node indexes from these on (a record's own rows count from 0).
@@ -477,11 +481,17 @@ class LinkStager:
     def __init__(self, path: Path, work_dir: Path) -> None:
         self.work_dir = work_dir
         self.con = duckdb.connect(
-            config={"threads": 1, "memory_limit": "1GB", "temp_directory": str(work_dir / ".links-tmp")}
+            config={
+                "threads": 1,
+                "memory_limit": MEMORY_LIMIT,
+                # one folder per process: DuckDB names its spill files alike in every database
+                "temp_directory": str(work_dir / f".links-spill-{os.getpid()}"),
+            }
         )
         self.claims: list[bytes] = []
         with path.open("rb") as probe:
             compression = "gzip" if probe.read(2) == b"\x1f\x8b" else "none"
+        self.con.execute("SET enable_progress_bar = false")
         self.con.execute(MACROS)
         self.con.create_function("person_facts", _person_facts, ["VARCHAR"], PERSON_FACTS)  # type: ignore[arg-type]
         self.con.create_function("institution_name_key", institution_name_key, ["VARCHAR"], "VARCHAR")  # type: ignore[arg-type]
