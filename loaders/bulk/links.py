@@ -476,7 +476,8 @@ class LinksUnread(Exception):
 
 
 class LinkStager:
-    """One OpenAlex works file's links, staged in SQL for the works `takes` accepts (see module doc)."""
+    """One OpenAlex works file's rows but the Paper rows, staged in SQL for the works `takes` accepts (see
+    the module doc)."""
 
     def __init__(self, path: Path, work_dir: Path) -> None:
         self.work_dir = work_dir
@@ -489,16 +490,35 @@ class LinkStager:
             }
         )
         self.claims: list[bytes] = []
+        try:
+            self.ids = self._read(path)
+        except BaseException:
+            self.con.close()
+            raise
+
+    def _read(self, path: Path) -> set[str]:
+        """Read the file; the ids (as written) of the works whose other rows are staged here."""
         with path.open("rb") as probe:
             compression = "gzip" if probe.read(2) == b"\x1f\x8b" else "none"
         self.con.execute("SET enable_progress_bar = false")
         self.con.execute(MACROS)
-        self.con.create_function("person_facts", _person_facts, ["VARCHAR"], PERSON_FACTS)  # type: ignore[arg-type]
-        self.con.create_function("institution_name_key", institution_name_key, ["VARCHAR"], "VARCHAR")  # type: ignore[arg-type]
+        # duckdb's stubs type create_function's parameter types loosely (as loaders/bulk/engine.py says)
+        self.con.create_function(  # pyright: ignore[reportUnknownMemberType]
+            "person_facts",
+            _person_facts,
+            ["VARCHAR"],  # pyright: ignore[reportArgumentType]
+            PERSON_FACTS,  # pyright: ignore[reportArgumentType]
+        )
+        self.con.create_function(  # pyright: ignore[reportUnknownMemberType]
+            "institution_name_key",
+            institution_name_key,
+            ["VARCHAR"],  # pyright: ignore[reportArgumentType]
+            "VARCHAR",  # pyright: ignore[reportArgumentType]
+        )
         self.con.execute(WORKS.format(path=_quoted(path), compression=compression, columns=_struct(COLUMNS)))
         for statement in (MENTIONS, REFERENCES, AUTHORSHIPS, AUTHORSHIP_INSTITUTIONS, NAMES, CLEAN):
             self.con.execute(statement)
-        self.ids: set[str] = {row[0] for row in self.con.execute("SELECT id FROM clean").fetchall()}
+        return {row[0] for row in self.con.execute("SELECT id FROM clean").fetchall()}
 
     @classmethod
     def open(cls, path: object, work_dir: Path) -> LinkStager:

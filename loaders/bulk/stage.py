@@ -86,7 +86,7 @@ class StageTask:
     number: int
     files: tuple[StageFile, ...]
     out_dir: Path
-    sql_links: bool = True  # OpenAlex works' categories and references staged in SQL (loaders/bulk/links.py)
+    sql_links: bool = True  # OpenAlex works staged in SQL but for their Paper rows (loaders/bulk/links.py)
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -179,8 +180,11 @@ def _both_ways(path: Path, tmp_path: Path) -> tuple[StageResult, StageResult, in
 def test_every_shared_openalex_work_stages_the_same_rows_through_sql(tmp_path: Path) -> None:
     works = _shared_works()
     path = _write(tmp_path / "data" / "works" / "updated_date=2024-01-01" / "part_000.gz", works)
-    python, _, from_sql = _both_ways(path, tmp_path)
+    python, sql, from_sql = _both_ways(path, tmp_path)
     assert python.records == len(works) and python.rejected == 0
+    # every work but those whose id the file states twice (both copies go to the builder)
+    copies = Counter(work["id"] for work in works)
+    assert sql.linked_in_sql == sum(n for n in copies.values() if n == 1) > 0.95 * len(works)
     assert from_sql > 3 * len(works)  # the links of (nearly) every work came from SQL
 
 
@@ -208,8 +212,9 @@ def test_hostile_works_stage_the_same_rows_through_sql(tmp_path: Path) -> None:
 
 def test_a_file_duckdb_cannot_read_line_by_line_stages_through_the_builders_alone(tmp_path: Path) -> None:
     path = _write(tmp_path / "part_000.gz", [_work(1)], lines=[json.dumps([_work(2), _work(3)]), "{not json"])
-    python, _, from_sql = _both_ways(path, tmp_path)
+    python, sql, from_sql = _both_ways(path, tmp_path)
     assert from_sql == 0 and python.records == 4 and python.rejected == 1
+    assert sql.linked_in_sql == 0 and len(sql.builder_files) == 1 and sql.builder_files[0].startswith(f"{path}: ")
 
 
 @pytest.mark.parametrize("name", ["part_000", "part_000.jsonl"])
