@@ -63,14 +63,18 @@ COLUMNS = {
 }
 
 # Helpers. A `plain` text is printable ASCII without spaces: the builder's regexes (Python `\d`,
-# `str.strip`) read it as RE2 does. `orjson_text` writes a text as orjson does when it holds no
-# control character (`name_ok` makes sure).
+# `str.strip`) read it as RE2 does. `unique_keys`: an object names each key once (of a key named twice
+# DuckDB reads the first value, orjson the last; a line whose own keys repeat DuckDB refuses to read).
+# `orjson_text` writes a text as orjson does when it holds no control character (`name_ok` makes sure).
+# `is_object` reads a list element's text, which DuckDB writes minified, instead of parsing it again.
 MACROS = rf"""
 CREATE OR REPLACE MACRO plain(s) AS regexp_full_match(s, '[!-~]*');
 CREATE OR REPLACE MACRO openalex_id(s) AS CASE
   WHEN regexp_full_match(s, '(?:https?://openalex\.org/)?[WAISTCFPwaistcfp][0-9]+')
   THEN upper(regexp_extract(s, '[WAISTCFPwaistcfp][0-9]+$')) END;
 CREATE OR REPLACE MACRO kind(j, p) AS coalesce(json_type(j, p), 'NULL');
+CREATE OR REPLACE MACRO is_object(j) AS starts_with(CAST(j AS VARCHAR), '{{');
+CREATE OR REPLACE MACRO unique_keys(j) AS coalesce(list_unique(json_keys(j)) = len(json_keys(j)), true);
 CREATE OR REPLACE MACRO text_value(j) AS CASE WHEN json_type(j) = 'VARCHAR' THEN j ->> '$' END;
 CREATE OR REPLACE MACRO id_ok(j, p) AS kind(j, p) = 'NULL' OR (kind(j, p) = 'VARCHAR' AND plain(j ->> p));
 CREATE OR REPLACE MACRO name_ok(j, p) AS kind(j, p) = 'NULL'
@@ -120,14 +124,15 @@ WHERE copies = 1 AND plain(id) AND starts_with(openalex_id(id), 'W')
 MENTIONS = f"""
 CREATE OR REPLACE TEMP TABLE m AS
 WITH t AS (
-  SELECT id, e.i AS i, CASE WHEN json_type(e.x) = 'OBJECT' THEN from_json(e.x, '{TOPIC}') END AS x,
-         json_type(e.x) = 'OBJECT' AS obj,
+  SELECT id, e.i AS i, CASE WHEN is_object(e.x) THEN from_json(e.x, '{TOPIC}') END AS x, is_object(e.x) AS obj,
+         unique_keys(e.x) AS uniq,
          openalex_id(CASE WHEN json_type(pt) = 'OBJECT' THEN pt ->> '$.id' END) AS primary_tid
   FROM (SELECT id, pt, unnest(list_transform(CAST(topics AS JSON[]), lambda x, i: {{'i': i, 'x': x}})) AS e
         FROM w WHERE json_type(topics) = 'ARRAY')
 ), topic AS (
   SELECT id, i, x, primary_tid, CASE WHEN obj THEN openalex_id(x.id ->> '$') END AS tid,
-         NOT obj OR id_ok(x.id, '$') AS id_fine,
+         (NOT obj OR id_ok(x.id, '$')) AND uniq AND unique_keys(x.subfield) AND unique_keys(x.field)
+         AND unique_keys(x.domain) AS id_fine,
          CASE WHEN json_type(x.subfield) = 'OBJECT' THEN from_json(x.subfield, '{PART}') END AS sub,
          CASE WHEN json_type(x.field) = 'OBJECT' THEN from_json(x.field, '{PART}') END AS fld,
          CASE WHEN json_type(x.domain) = 'OBJECT' THEN from_json(x.domain, '{PART}') END AS dom
@@ -146,9 +151,10 @@ WITH t AS (
          ]) AS c
   FROM topic WHERE tid IS NOT NULL OR NOT id_fine
 ), concept AS (
-  SELECT id, i, x, CASE WHEN obj THEN openalex_id(x.id ->> '$') END AS cid, NOT obj OR id_ok(x.id, '$') AS id_fine
-  FROM (SELECT id, e.i AS i, json_type(e.x) = 'OBJECT' AS obj,
-               CASE WHEN json_type(e.x) = 'OBJECT' THEN from_json(e.x, '{CONCEPT}') END AS x
+  SELECT id, i, x, CASE WHEN obj THEN openalex_id(x.id ->> '$') END AS cid,
+         (NOT obj OR id_ok(x.id, '$')) AND uniq AS id_fine
+  FROM (SELECT id, e.i AS i, is_object(e.x) AS obj, unique_keys(e.x) AS uniq,
+               CASE WHEN is_object(e.x) THEN from_json(e.x, '{CONCEPT}') END AS x
         FROM (SELECT id, unnest(list_transform(CAST(concepts AS JSON[]), lambda x, i: {{'i': i, 'x': x}})) AS e
               FROM w WHERE json_type(concepts) = 'ARRAY'))
 )
@@ -182,16 +188,16 @@ FROM (SELECT id, unnest(CAST(refs AS JSON[])) AS x FROM w WHERE json_type(refs) 
 AUTHORSHIPS = f"""
 CREATE OR REPLACE TEMP TABLE a AS
 WITH e AS (
-  SELECT id, unnest(list_transform(list_filter(CAST(authorships AS JSON[]), lambda x: json_type(x) = 'OBJECT'),
+  SELECT id, unnest(list_transform(list_filter(CAST(authorships AS JSON[]), lambda x: is_object(x)),
                                    lambda x, i: {{'i': i, 'x': x}})) AS e
   FROM w WHERE json_type(authorships) = 'ARRAY'
 ), f AS (
-  SELECT id, e.i - 1 AS rank,
+  SELECT id, e.i - 1 AS rank, unique_keys(e.x) AS uniq,
          from_json(e.x, '{{"author": "JSON", "raw_author_name": "JSON", "author_position": "JSON",
                            "is_corresponding": "JSON", "institutions": "JSON"}}') AS x
   FROM e
 ), g AS (
-  SELECT id, rank, x, CASE WHEN json_type(x.author) = 'OBJECT'
+  SELECT id, rank, x, uniq, CASE WHEN json_type(x.author) = 'OBJECT'
                       THEN from_json(x.author, '{{"id": "JSON", "orcid": "JSON", "display_name": "JSON"}}') END AS au
   FROM f
 ), h AS (
@@ -217,7 +223,7 @@ SELECT id, rank, aid, orcid, raw_name, CASE WHEN dn <> '' THEN dn ELSE raw_name 
        AND kind(x.is_corresponding, '$') IN ('NULL', 'BOOLEAN') AND kind(x.institutions, '$') IN ('NULL', 'ARRAY')
        AND text_ok(dn, {MAX_NAME_CHARS}) AND text_ok(ran, {MAX_NAME_CHARS})
        AND text_ok(text_value(x.author_position), {MAX_TEXT_CHARS})
-       AND coalesce(length(aid), 0) < {MAX_KEY_CHARS} AS ok
+       AND coalesce(length(aid), 0) < {MAX_KEY_CHARS} AND uniq AND unique_keys(x.author) AS ok
 FROM k
 """  # noqa: S608 - numbers from our own constants
 
@@ -229,8 +235,8 @@ WITH e AS (
   SELECT id, rank, dkey, unnest(list_transform(insts, lambda x, j: {{'j': j, 'x': x}})) AS e
   FROM a WHERE insts IS NOT NULL
 ), f AS (
-  SELECT id, rank, dkey, CAST(rank AS BIGINT) * 4294967296 + e.j AS ord,
-         CASE WHEN json_type(e.x) = 'OBJECT' THEN from_json(e.x, '{{"id": "JSON", "ror": "JSON", "display_name": "JSON",
+  SELECT id, rank, dkey, CAST(rank AS BIGINT) * 4294967296 + e.j AS ord, unique_keys(e.x) AS uniq,
+         CASE WHEN is_object(e.x) THEN from_json(e.x, '{{"id": "JSON", "ror": "JSON", "display_name": "JSON",
                                                                    "country_code": "JSON", "type": "JSON"}}') END AS x
   FROM e
 ), g AS (
@@ -248,7 +254,7 @@ SELECT id, rank, dkey, ord, ror, oid,
        AND kind(x.display_name, '$') IN ('NULL', 'VARCHAR') AND kind(x.country_code, '$') IN ('NULL', 'VARCHAR')
        AND kind(x.type, '$') IN ('NULL', 'VARCHAR') AND text_ok(text_value(x.display_name), {MAX_NAME_CHARS})
        AND text_ok(text_value(x.country_code), {MAX_TEXT_CHARS}) AND text_ok(text_value(x.type), {MAX_TEXT_CHARS})
-       AND coalesce(length(oid), 0) < {MAX_KEY_CHARS} AS ok
+       AND coalesce(length(oid), 0) < {MAX_KEY_CHARS} AND uniq AS ok
 FROM h
 ) WHERE ikey IS NOT NULL OR NOT ok
 """  # noqa: S608 - numbers from our own constants
@@ -272,7 +278,7 @@ CLEAN = f"""
 CREATE OR REPLACE TEMP TABLE clean AS
 SELECT id, coalesce(upd ->> '$', '') AS upd FROM w
 WHERE kind(upd, '$') IN ('NULL', 'VARCHAR')
-  AND (kind(pt, '$') <> 'OBJECT' OR id_ok(pt, '$.id'))
+  AND (kind(pt, '$') <> 'OBJECT' OR id_ok(pt, '$.id')) AND unique_keys(pt)
   AND kind(topics, '$') IN ('NULL', 'ARRAY') AND kind(concepts, '$') IN ('NULL', 'ARRAY')
   AND kind(refs, '$') IN ('NULL', 'ARRAY')
   AND id NOT IN (SELECT id FROM m WHERE NOT ok OR length(key) > {MAX_KEY_CHARS})

@@ -210,6 +210,29 @@ def test_hostile_works_stage_the_same_rows_through_sql(tmp_path: Path) -> None:
     assert from_sql > 0
 
 
+def _repeating(n: int, old: str, new: str) -> str:
+    """Work n as a JSON line with `old` (a key and value of one of its objects) stated twice: first
+    `old`, then `new` (orjson keeps the last)."""
+    line = json.dumps(_work(n, authorships=[_author(institutions=[_inst(n)])]))
+    assert old in line
+    return line.replace(old, f"{old}, {new}", 1)
+
+
+def test_works_with_a_key_named_twice_in_an_object_stage_the_same_rows_through_sql(tmp_path: Path) -> None:
+    lines = [
+        _repeating(70, f'"id": "{W}A77"', f'"id": "{W}A78"'),  # the author
+        _repeating(71, f'"id": "{W}I71"', f'"id": "{W}I72"'),  # an institution
+        _repeating(72, '"raw_author_name": "G. Hopper"', '"raw_author_name": "Grace"'),  # the authorship
+        _repeating(73, f'"id": "{W}T173"', f'"id": "{W}T999"'),  # a topic
+        _repeating(74, '"id": "https://openalex.org/fields/17"', '"id": "18"'),  # a topic's field
+        _repeating(75, f'"id": "{W}C475"', f'"id": "{W}C999"'),  # a concept
+        _repeating(76, f'"primary_topic": {{"id": "{W}T176"', f'"id": "{W}T276"'),  # the primary topic
+    ]
+    path = _write(tmp_path / "part_000.gz", [_work(77)], lines=lines)
+    _, sql, _ = _both_ways(path, tmp_path)
+    assert sql.linked_in_sql == 1  # work 77 alone
+
+
 def test_a_file_duckdb_cannot_read_line_by_line_stages_through_the_builders_alone(tmp_path: Path) -> None:
     path = _write(tmp_path / "part_000.gz", [_work(1)], lines=[json.dumps([_work(2), _work(3)]), "{not json"])
     python, sql, from_sql = _both_ways(path, tmp_path)
