@@ -77,15 +77,15 @@ CREATE OR REPLACE MACRO is_object(j) AS starts_with(CAST(j AS VARCHAR), '{{');
 CREATE OR REPLACE MACRO unique_keys(j) AS coalesce(list_unique(json_keys(j)) = len(json_keys(j)), true);
 CREATE OR REPLACE MACRO text_value(j) AS CASE WHEN json_type(j) = 'VARCHAR' THEN j ->> '$' END;
 CREATE OR REPLACE MACRO id_ok(j, p) AS kind(j, p) = 'NULL' OR (kind(j, p) = 'VARCHAR' AND plain(j ->> p));
-CREATE OR REPLACE MACRO name_ok(j, p) AS kind(j, p) = 'NULL'
-  OR (kind(j, p) = 'VARCHAR' AND length(j ->> p) <= {MAX_NAME_CHARS} AND NOT regexp_matches(j ->> p, '[\x00-\x1f]'));
+CREATE OR REPLACE MACRO text_ok(s, cap) AS s IS NULL OR (length(s) <= cap AND NOT regexp_matches(s, '[\x00-\x1f]'));
+CREATE OR REPLACE MACRO name_ok(j, p) AS
+  kind(j, p) = 'NULL' OR (kind(j, p) = 'VARCHAR' AND text_ok(j ->> p, {MAX_NAME_CHARS}));
 CREATE OR REPLACE MACRO number(j, p) AS CASE WHEN kind(j, p) IN ('UBIGINT', 'BIGINT', 'DOUBLE')
   THEN TRY_CAST(j -> p AS DOUBLE) END;
 CREATE OR REPLACE MACRO number_ok(j, p) AS kind(j, p) = 'NULL' OR coalesce(isfinite(number(j, p)), false);
 CREATE OR REPLACE MACRO part_ok(part, id, name) AS kind(part, '$') IN ('NULL', 'OBJECT')
   AND kind(id, '$') IN ('NULL', 'VARCHAR') AND name_ok(name, '$');
 CREATE OR REPLACE MACRO part_code(id) AS nullif(regexp_extract(rtrim(coalesce(id ->> '$', ''), '/'), '[^/]*$'), '');
-CREATE OR REPLACE MACRO text_ok(s, cap) AS s IS NULL OR (length(s) <= cap AND NOT regexp_matches(s, '[\x00-\x1f]'));
 CREATE OR REPLACE MACRO orcid(s) AS CASE
   WHEN regexp_full_match(s, '(?i)(?:https?://orcid\.org/)?[0-9]{{4}}-[0-9]{{4}}-[0-9]{{4}}-[0-9]{{3}}[0-9X]')
   THEN upper(right(s, 19)) END;
@@ -295,8 +295,7 @@ WHERE kind(upd, '$') IN ('NULL', 'VARCHAR')
 # The builder's record numbers and paper keys of the works it built without links (loaded by `claim`).
 CLAIMS_COLUMNS = {"id": "VARCHAR", "rec": "BIGINT", "paper": "VARCHAR", "seq": "INTEGER"}
 
-# Category rows as loaders.bulk.stage.node_rows writes them: the first mention of each key in a work
-# gives its name and level; ranks as loaders.write.row_ranks makes them (the digest is orjson's text).
+# Each work's categories: the first mention of each key gives its name and level.
 CATEGORIES = """
 CREATE OR REPLACE TEMP TABLE cf AS
 SELECT m.id, m.key, arg_min(m.name, m.ord) AS name, arg_min(m.level, m.ord) AS level,
@@ -304,28 +303,52 @@ SELECT m.id, m.key, arg_min(m.name, m.ord) AS name, arg_min(m.level, m.ord) AS l
 FROM m JOIN clean USING (id) JOIN claims USING (id) GROUP BY m.id, m.key
 """
 
-CATEGORY_ROWS = f"""
-  WITH ids AS (
-    SELECT key, '{PREFIX["Category"]}' || base32_bits(v) AS iid FROM (
-      SELECT key, sha1_bits(key) AS v FROM (SELECT DISTINCT key FROM cf))
-  ), ranked AS (
-    SELECT f.*, c.upd, claims.rec, claims.seq, ids.iid,
-           substr(sha1('[{{"level":' || coalesce(CAST(f.level AS VARCHAR), 'null') || ',"name":' || orjson_text(f.name)
-                       || ',"scheme":' || orjson_text(f.scheme) || '}},{{}},{{"key":' || orjson_text(f.key) || '}}]'),
+
+def _mention_rows(label: str, first_index: int, rows: str, rowkey: str, props: str, keys: str) -> str:
+    """A SELECT of staged node rows (loaders.bulk.stage.NODE_COLUMNS) for mentions of `label` from the
+    query `rows`, which gives each row's rec, n (its place among the record's rows of this label), upd,
+    seq, digest and the columns `rowkey`, `props` (a JSON text) and `keys` (the key list) use."""
+    return f"""
+WITH rows AS ({rows})
+SELECT rec, CAST({first_index} + n - 1 AS INTEGER) AS idx, '{label}' AS label, {rowkey} AS rowkey,
+       '{SOURCE}' AS source, {MENTION} AS level, '{MENTION}|' || upd || '|' || digest AS srank,
+       '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest AS rrank, true AS "first",
+       CAST([] AS VARCHAR[]) AS owns, CAST({props} AS JSON) AS props, CAST('{{}}' AS JSON) AS sprops,
+       CAST(NULL AS VARCHAR[]) AS alt, {keys} AS keys, seq
+FROM rows
+"""  # noqa: S608 - names and SQL from this module's constants
+
+
+def _key(label: str, prop: str, value: str, bits: str) -> str:
+    """One entry of a staged row's key list: the value, its internal id (from `bits`, sha1_bits of the
+    canonical key) and its rank."""
+    iid = f"'{PREFIX[label]}' || base32_bits({bits})"
+    return f"{{'prop': '{prop}', 'val': {value}, 'iid': {iid}, 'krank': {KEY_RANK[label][prop]}}}"
+
+
+def _keys(*entries: str) -> str:
+    return f"list_filter([{', '.join(entries)}], lambda k: k.val IS NOT NULL)"
+
+
+# Category rows as loaders.bulk.stage.node_rows writes them (ranks as loaders.write.row_ranks makes them:
+# the digest is SHA-1 of orjson's text); an internal id is worked out once per distinct key.
+CATEGORY_ROWS = _mention_rows(
+    "Category",
+    CATEGORY_INDEX,
+    rows="""
+    SELECT f.*, c.upd, claims.rec, claims.seq, ids.v,
+           row_number() OVER (PARTITION BY claims.rec ORDER BY f.ord) AS n,
+           substr(sha1('[{"level":' || coalesce(CAST(f.level AS VARCHAR), 'null') || ',"name":' || orjson_text(f.name)
+                       || ',"scheme":' || orjson_text(f.scheme) || '},{},{"key":' || orjson_text(f.key) || '}]'),
                   1, 10) AS digest
-    FROM cf f JOIN clean c USING (id) JOIN claims USING (id) JOIN ids USING (key)
-  )
-  SELECT rec, CAST({CATEGORY_INDEX} + row_number() OVER (PARTITION BY rec ORDER BY ord) - 1 AS INTEGER) AS idx,
-         'Category' AS label, key AS rowkey, '{SOURCE}' AS source, {MENTION} AS level,
-         '{MENTION}|' || upd || '|' || digest AS srank,
-         '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest AS rrank,
-         true AS "first", CAST([] AS VARCHAR[]) AS owns,
-         CAST('{{' || concat_ws(',', '"name":' || to_json(name), '"scheme":' || to_json(scheme), '"level":' || level)
-              || '}}' AS JSON) AS props,
-         CAST('{{}}' AS JSON) AS sprops, CAST(NULL AS VARCHAR[]) AS alt,
-         [{{'prop': 'key', 'val': key, 'iid': iid, 'krank': 0}}] AS keys, seq
-  FROM ranked
-"""  # noqa: S608 - numbers and names from our own constants
+    FROM cf f JOIN clean c USING (id) JOIN claims USING (id)
+    JOIN (SELECT key, sha1_bits(key) AS v FROM (SELECT DISTINCT key FROM cf)) ids USING (key)
+    """,
+    rowkey="key",
+    props="""'{' || concat_ws(',', '"name":' || to_json(name), '"scheme":' || to_json(scheme),
+                                   '"level":' || level) || '}'""",
+    keys=f"[{{'prop': 'key', 'val': key, 'iid': '{PREFIX['Category']}' || base32_bits(v), 'krank': 0}}]",
+)
 
 
 # Each researcher of a claimed work (its first authorship) and each institution (its first mention), as
@@ -351,61 +374,44 @@ WHERE ai.nth = 1
 
 # Researcher and Institution rows as loaders.bulk.stage.node_rows writes them (keys best first, ranks
 # as loaders.write.row_ranks makes them).
-RESEARCHER_ROWS = f"""
-WITH r AS (
-  SELECT *, substr(sha1('[{{"is_person":' || person || ',"name":' || orjson_text(pname) || ',"name_key":'
-                        || orjson_text(pkey) || ',"paper_scoped":'
-                        || CASE WHEN scoped IS NULL THEN 'null' ELSE 'true' END
-                        || '}},{{}},{{' || concat_ws(',', orjson_pair('openalex_id', aid), orjson_pair('orcid', orcid),
-                                                  orjson_pair('scoped_key', scoped)) || '}}]'), 1, 10) AS digest,
-         sha1_bits('orcid:' || orcid) AS v_orcid, sha1_bits('openalex:' || aid) AS v_aid,
-         sha1_bits('paper:' || scoped) AS v_scoped
-  FROM ra
+RESEARCHER_ROWS = _mention_rows(
+    "Researcher",
+    RESEARCHER_INDEX,
+    rows="""
+    SELECT *, substr(sha1('[{"is_person":' || person || ',"name":' || orjson_text(pname) || ',"name_key":'
+                          || orjson_text(pkey) || ',"paper_scoped":'
+                          || CASE WHEN scoped IS NULL THEN 'null' ELSE 'true' END
+                          || '},{},{' || concat_ws(',', orjson_pair('openalex_id', aid), orjson_pair('orcid', orcid),
+                                                   orjson_pair('scoped_key', scoped)) || '}]'), 1, 10) AS digest,
+           sha1_bits('orcid:' || orcid) AS v_orcid, sha1_bits('openalex:' || aid) AS v_aid,
+           sha1_bits('paper:' || scoped) AS v_scoped
+    FROM ra
+    """,
+    rowkey="coalesce(rkey, 'paper:' || scoped)",
+    props="""'{' || concat_ws(',', orjson_pair('name', pname), orjson_pair('name_key', pkey), '"is_person":' || person,
+                                   CASE WHEN scoped IS NOT NULL THEN '"paper_scoped":true' END) || '}'""",
+    keys=_keys(
+        _key("Researcher", "orcid", "orcid", "v_orcid"),
+        _key("Researcher", "openalex_id", "aid", "v_aid"),
+        _key("Researcher", "scoped_key", "scoped", "v_scoped"),
+    ),
 )
-SELECT rec, CAST({RESEARCHER_INDEX} + n - 1 AS INTEGER) AS idx, 'Researcher' AS label,
-       coalesce(rkey, 'paper:' || scoped) AS rowkey, '{SOURCE}' AS source, {MENTION} AS level,
-       '{MENTION}|' || upd || '|' || digest AS srank,
-       '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest AS rrank, true AS "first",
-       CAST([] AS VARCHAR[]) AS owns,
-       CAST('{{' || concat_ws(',', orjson_pair('name', pname), orjson_pair('name_key', pkey), '"is_person":' || person,
-                              CASE WHEN scoped IS NOT NULL THEN '"paper_scoped":true' END) || '}}' AS JSON) AS props,
-       CAST('{{}}' AS JSON) AS sprops, CAST(NULL AS VARCHAR[]) AS alt,
-       list_filter([
-         {{'prop': 'orcid', 'val': orcid, 'iid': '{PREFIX["Researcher"]}' || base32_bits(v_orcid),
-           'krank': {KEY_RANK["Researcher"]["orcid"]}}},
-         {{'prop': 'openalex_id', 'val': aid, 'iid': '{PREFIX["Researcher"]}' || base32_bits(v_aid),
-           'krank': {KEY_RANK["Researcher"]["openalex_id"]}}},
-         {{'prop': 'scoped_key', 'val': scoped, 'iid': '{PREFIX["Researcher"]}' || base32_bits(v_scoped),
-           'krank': {KEY_RANK["Researcher"]["scoped_key"]}}}
-       ], lambda k: k.val IS NOT NULL) AS keys,
-       seq
-FROM r
-"""  # noqa: S608 - numbers and names from our own constants
 
-INSTITUTION_ROWS = f"""
-WITH i AS (
-  SELECT *, substr(sha1('[{{"country":' || orjson_text(country) || ',"name":' || orjson_text(name) || ',"name_key":'
-                        || orjson_text(nkey) || ',"type":' || orjson_text(type) || '}},{{}},{{'
-                        || concat_ws(',', orjson_pair('openalex_id', oid), orjson_pair('ror', ror)) || '}}]'), 1, 10)
-           AS digest, sha1_bits('ror:' || ror) AS v_ror, sha1_bits('openalex:' || oid) AS v_oid
-  FROM ia
+INSTITUTION_ROWS = _mention_rows(
+    "Institution",
+    INSTITUTION_INDEX,
+    rows="""
+    SELECT *, substr(sha1('[{"country":' || orjson_text(country) || ',"name":' || orjson_text(name) || ',"name_key":'
+                          || orjson_text(nkey) || ',"type":' || orjson_text(type) || '},{},{'
+                          || concat_ws(',', orjson_pair('openalex_id', oid), orjson_pair('ror', ror)) || '}]'), 1, 10)
+             AS digest, sha1_bits('ror:' || ror) AS v_ror, sha1_bits('openalex:' || oid) AS v_oid
+    FROM ia
+    """,
+    rowkey="ikey",
+    props="""'{' || concat_ws(',', orjson_pair('name', name), orjson_pair('name_key', nkey),
+                                   orjson_pair('country', country), orjson_pair('type', type)) || '}'""",
+    keys=_keys(_key("Institution", "ror", "ror", "v_ror"), _key("Institution", "openalex_id", "oid", "v_oid")),
 )
-SELECT rec, CAST({INSTITUTION_INDEX} + n - 1 AS INTEGER) AS idx, 'Institution' AS label, ikey AS rowkey,
-       '{SOURCE}' AS source, {MENTION} AS level, '{MENTION}|' || upd || '|' || digest AS srank,
-       '{MENTION}|{SOURCE_PRIORITY[SOURCE]}|' || upd || '|' || digest AS rrank, true AS "first",
-       CAST([] AS VARCHAR[]) AS owns,
-       CAST('{{' || concat_ws(',', orjson_pair('name', name), orjson_pair('name_key', nkey),
-                              orjson_pair('country', country), orjson_pair('type', type)) || '}}' AS JSON) AS props,
-       CAST('{{}}' AS JSON) AS sprops, CAST(NULL AS VARCHAR[]) AS alt,
-       list_filter([
-         {{'prop': 'ror', 'val': ror, 'iid': '{PREFIX["Institution"]}' || base32_bits(v_ror),
-           'krank': {KEY_RANK["Institution"]["ror"]}}},
-         {{'prop': 'openalex_id', 'val': oid, 'iid': '{PREFIX["Institution"]}' || base32_bits(v_oid),
-           'krank': {KEY_RANK["Institution"]["openalex_id"]}}}
-       ], lambda k: k.val IS NOT NULL) AS keys,
-       seq
-FROM i
-"""  # noqa: S608 - numbers and names from our own constants
 
 # IN_CATEGORY (one per key: primary when any mention is, the highest score stated), CATEGORY_PART_OF
 # (each topic's chain, narrowest first) and REFERENCES, as loaders.bulk.stage.rel_rows writes them.
@@ -486,7 +492,6 @@ class LinkStager:
     the module doc)."""
 
     def __init__(self, path: Path, work_dir: Path) -> None:
-        self.work_dir = work_dir
         self.con = duckdb.connect(
             config={
                 "threads": 1,
@@ -521,7 +526,7 @@ class LinkStager:
             ["VARCHAR"],  # pyright: ignore[reportArgumentType]
             "VARCHAR",  # pyright: ignore[reportArgumentType]
         )
-        self.con.execute(WORKS.format(path=_quoted(path), compression=compression, columns=_struct(COLUMNS)))
+        self.con.execute(WORKS.format(path=_quoted(path), compression=compression, columns=columns_struct(COLUMNS)))
         for statement in (MENTIONS, REFERENCES, AUTHORSHIPS, AUTHORSHIP_INSTITUTIONS, NAMES, CLEAN):
             self.con.execute(statement)
         return {row[0] for row in self.con.execute("SELECT id FROM clean").fetchall()}
@@ -564,7 +569,7 @@ class LinkStager:
         scratch.write_bytes(b"".join(self.claims))
         self.con.execute(
             "CREATE OR REPLACE TEMP TABLE claims AS SELECT * FROM "  # noqa: S608 - our paths
-            f"read_json('{_quoted(scratch)}', format = 'newline_delimited', columns = {_struct(CLAIMS_COLUMNS)})"
+            f"read_json('{_quoted(scratch)}', format = 'newline_delimited', columns = {columns_struct(CLAIMS_COLUMNS)})"
         )
         scratch.unlink()
         self.con.execute(CATEGORIES)
@@ -601,5 +606,6 @@ def _quoted(path: Path) -> str:
     return str(path).replace("'", "''")
 
 
-def _struct(columns: dict[str, str]) -> str:
+def columns_struct(columns: dict[str, str]) -> str:
+    """A column map as the DuckDB struct literal read_json's `columns` takes."""
     return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in columns.items()) + "}"

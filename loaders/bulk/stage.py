@@ -21,7 +21,7 @@ import duckdb
 import orjson
 
 from weft.graph.identity.ids import KEY_PROPERTIES, canonical_keys, internal_id
-from weft.loaders.bulk.links import LinkStager, LinksUnread
+from weft.loaders.bulk.links import LinkStager, LinksUnread, columns_struct
 from weft.loaders.detect import builder
 from weft.loaders.openalex import build_rows_without_links
 from weft.loaders.reader import Item, Problem, read_records
@@ -221,17 +221,13 @@ def rel_rows(rec: int, rows: RecordRows, kinds: dict[str, set[str]]) -> list[dic
     return out
 
 
-def _columns_sql(columns: dict[str, str]) -> str:
-    return "{" + ", ".join(f"'{name}': '{kind}'" for name, kind in columns.items()) + "}"
-
-
 def _flush(con: duckdb.DuckDBPyConnection, lines: list[bytes], columns: dict[str, str], target: Path) -> None:
     """One chunk of rows: JSON Lines in a scratch file, read back with explicit types into Parquet."""
     scratch = target.with_suffix(".jsonl")
     scratch.write_bytes(b"".join(lines))
     con.execute(
         f"COPY (SELECT * FROM read_json('{scratch}', format='newline_delimited', "  # noqa: S608 - our paths
-        f"columns={_columns_sql(columns)})) TO '{target}' (FORMAT parquet, COMPRESSION zstd)"
+        f"columns={columns_struct(columns)})) TO '{target}' (FORMAT parquet, COMPRESSION zstd)"
     )
     scratch.unlink()
 
