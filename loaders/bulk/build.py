@@ -108,9 +108,9 @@ class BuildSummary:
         return sum(self.steps.values())
 
 
-def _stage(plan: Layout, stage_dir: Path, workers: int, echo: Echo, engine: Engine) -> list[StageResult]:
+def _stage(plan: Layout, stage_dir: Path, echo: Echo, engine: Engine) -> list[StageResult]:
     files = [StageFile(i, path, fmt.source, seq) for i, (path, fmt, seq) in enumerate(plan.data)]
-    tasks = tasks_for(files, stage_dir, workers)
+    tasks = tasks_for(files, stage_dir)
     results: list[StageResult] = []
 
     def note(result: StageResult) -> None:
@@ -119,7 +119,7 @@ def _stage(plan: Layout, stage_dir: Path, workers: int, echo: Echo, engine: Engi
 
     for result in engine.map_tasks(stage_task, tasks):
         note(result)
-    return results
+    return sorted(results, key=lambda r: r.task)  # file order, whatever order the tasks ran in
 
 
 def _note_sql_staging(linked: int, builder_files: list[str], echo: Echo) -> None:
@@ -232,7 +232,7 @@ def _build(
     engine = open_engine(options, work)
     loaded_at = loaded_at or datetime.now(UTC)
     try:
-        results = _stage(plan, stage_dir, worker_count(options.workers), echo, engine)
+        results = _stage(plan, stage_dir, echo, engine)
         summary.records = sum(r.records for r in results)
         summary.rejected = sum(r.rejected for r in results)
         summary.linked_in_sql = sum(r.linked_in_sql for r in results)

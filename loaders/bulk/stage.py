@@ -36,6 +36,8 @@ SOURCE_SUFFIX = "/source"
 CHUNK_RECORDS = 5000
 # Record numbers are <file ordinal> * RECORD_SPAN + <record in file>: unique across the run.
 RECORD_SPAN = 1 << 36
+# Files smaller than this share a staging task (a folder of small files is a few tasks, not thousands).
+TASK_BYTES = 8 << 20
 
 _LABEL_POSITION = {label: i for i, label in enumerate(LABEL_ORDER)}
 _KEY_RANK = {label: {prop: i for i, (_, prop) in enumerate(pairs)} for label, pairs in KEY_PROPERTIES.items()}
@@ -318,23 +320,28 @@ def _linked_rows(links: LinkStager, item: Item | Problem, rec: int, seq: int) ->
     return rows
 
 
-def tasks_for(files: list[StageFile], out_dir: Path, workers: int) -> list[StageTask]:
-    """Files grouped into tasks of about an equal share of bytes (at least 8 MB each, so a folder of
-    small files is a few tasks), in file order."""
+def tasks_for(files: list[StageFile], out_dir: Path) -> list[StageTask]:
+    """One task per file of 8 MB or more; smaller files share tasks of about 8 MB (in file order). Tasks are
+    numbered in file order and listed largest first: a worker that frees up takes the largest task left, so no
+    large file starts last while the other workers sit idle (the staging of a 1M build ended with one
+    worker on its own for ~30 s when files went in groups, in file order)."""
     sizes = [f.path.stat().st_size for f in files]
-    target = max(8 << 20, sum(sizes) // max(1, workers * 4))
-    tasks: list[StageTask] = []
+    groups: list[tuple[list[StageFile], int]] = []
     group: list[StageFile] = []
     held = 0
     for file, size in zip(files, sizes, strict=True):
+        if size >= TASK_BYTES:
+            groups.append(([file], size))
+            continue
         group.append(file)
         held += size
-        if held >= target:
-            tasks.append(StageTask(len(tasks), tuple(group), out_dir))
+        if held >= TASK_BYTES:
+            groups.append((group, held))
             group, held = [], 0
     if group:
-        tasks.append(StageTask(len(tasks), tuple(group), out_dir))
-    return tasks
+        groups.append((group, held))
+    tasks = [(StageTask(n, tuple(g), out_dir), held) for n, (g, held) in enumerate(groups)]
+    return [task for task, _ in sorted(tasks, key=lambda t: -t[1])]
 
 
 def merge_kinds(results: Iterable[StageResult]) -> dict[str, set[str]]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import shared_path
-from weft.loaders.bulk.stage import node_rows
+from weft.loaders.bulk.stage import StageFile, node_rows, tasks_for
 from weft.loaders.openalex import build_rows
 from weft.loaders.rows import RecordRows
 
@@ -40,3 +41,19 @@ def test_staging_notes_each_property_kind() -> None:
     assert kinds["Paper.year"] == {"int"} and kinds["Paper.title"] == {"str"}
     assert kinds["Paper/source.cited_by_count_openalex"] == {"int"}
     assert kinds["Researcher.is_person"] == {"bool"}
+
+
+def test_each_large_file_is_its_own_task_and_the_largest_go_first(tmp_path: Path) -> None:
+    sizes = {"a": 3 << 20, "b": 6 << 20, "c": 20 << 20, "d": 1 << 20, "e": 40 << 20, "f": 2 << 20}
+    files = []
+    for ordinal, (name, size) in enumerate(sizes.items()):
+        path = tmp_path / name
+        with path.open("wb") as out:
+            out.truncate(size)
+        files.append(StageFile(ordinal, path, "openalex"))
+
+    tasks = tasks_for(files, tmp_path)
+
+    # c and e alone; the small ones in file order until a task holds 8 MB (a+b), the rest (d+f)
+    assert [[f.path.name for f in t.files] for t in tasks] == [["e"], ["c"], ["a", "b"], ["d", "f"]]
+    assert [t.number for t in tasks] == [2, 1, 0, 3]
