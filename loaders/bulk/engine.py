@@ -77,7 +77,7 @@ class Engine(Protocol):
 
 
 def sql_names_compatible(a: str | None, b: str | None) -> bool:
-    """The SQL function `names_compatible` every engine registers (loaders/bulk/sql.py SAME_NAME): NULLs and
+    """The SQL function `names_compatible` every engine registers (loaders/bulk/sql.py SAME_NAME_COMPATIBLE): NULLs and
     empty names are never compatible."""
     return bool(a and b and names_compatible(a, b))
 

@@ -299,12 +299,14 @@ FROM edge_AUTHORED a JOIN props_Paper p ON p.id = a.eid
 
 # COAUTHORED_WITH {weight, first_year, last_year, pair} from papers of at most $max_authors authors
 # (graph/MODEL.md "Pair edges"), from the smaller id to the larger, keyed "<smaller id> <larger id>"
-# as the online loader keys it (queries/derive.py).
+# as the online loader keys it (queries/derive.py). `au` holds one row per (researcher, paper) (edge_AUTHORED
+# is one row per pair), so a pair's rows are its shared papers: count(*), not count(DISTINCT pid) (10 s
+# against 16 s at 1M, the same rows).
 COAUTHORED = """
 CREATE OR REPLACE TABLE edge_COAUTHORED_WITH AS
 WITH small AS (SELECT pid FROM au GROUP BY pid HAVING count(*) <= $max_authors),
 people AS (SELECT a.* FROM au a JOIN small USING (pid))
-SELECT a.rid AS sid, b.rid AS eid, count(DISTINCT a.pid) AS weight, min(a.year) AS first_year,
+SELECT a.rid AS sid, b.rid AS eid, count(*) AS weight, min(a.year) AS first_year,
        max(a.year) AS last_year, a.rid || ' ' || b.rid AS pair
 FROM people a JOIN people b ON a.pid = b.pid AND a.rid < b.rid
 GROUP BY a.rid, b.rid
@@ -364,37 +366,77 @@ FROM stated s JOIN props_Institution i ON i.id = s.iid
 GROUP BY s.pid, s.iid
 """
 
-# SAME_NAME_AS candidates: compatible names in a name_key bucket of at most $cap people, smaller id
-# first, with derive.py's evidence.
-SAME_NAME = """
-CREATE OR REPLACE TABLE edge_SAME_NAME_AS AS
+# SAME_NAME_AS (graph/MODEL.md "Pair edges"), in steps of their own: one statement that did it all ran
+# 36-44 s at 1M, its steps on their own 17-18 s (DuckDB planned the whole worse: it ran the names UDF on
+# every pair, not once per distinct pair of names, and joined in a costlier order).
+# Pairs of people in a name_key bucket of at most $cap people, smaller id first, with both names.
+SAME_NAME_PAIRS = """
+CREATE OR REPLACE TABLE same_name_pairs AS
 WITH people AS (
   SELECT id, name, name_key FROM props_Researcher
   WHERE name_key IS NOT NULL AND name_key <> '' AND coalesce(is_person, true) AND name IS NOT NULL AND name <> ''
-), sizes AS (SELECT name_key FROM people GROUP BY name_key HAVING count(*) <= $cap),
-cand AS (
-  SELECT a.id AS sid, b.id AS eid, a.name_key FROM people a JOIN sizes USING (name_key)
-  JOIN people b ON b.name_key = a.name_key AND a.id < b.id
-  WHERE names_compatible(a.name, b.name)
-), nb AS (
-  SELECT sid AS r, eid AS c FROM edge_COAUTHORED_WITH UNION ALL SELECT eid, sid FROM edge_COAUTHORED_WITH
-), co AS (
-  SELECT x.sid, x.eid, count(DISTINCT n1.c) AS n FROM cand x JOIN nb n1 ON n1.r = x.sid
-  JOIN nb n2 ON n2.r = x.eid AND n2.c = n1.c GROUP BY x.sid, x.eid
-), inst AS (
-  SELECT x.sid, x.eid, count(DISTINCT i1.eid) AS n FROM cand x JOIN edge_AFFILIATED_WITH i1 ON i1.sid = x.sid
+), sizes AS (SELECT name_key FROM people GROUP BY name_key HAVING count(*) <= $cap)
+SELECT a.id AS sid, b.id AS eid, a.name_key, a.name AS a_name, b.name AS b_name
+FROM people a JOIN sizes USING (name_key) JOIN people b ON b.name_key = a.name_key AND a.id < b.id
+"""
+
+# Whether two names are compatible (graph/identity/names.py, a UDF), once per distinct pair of names (at
+# 1M: 0.74 M of 3.56 M pairs).
+SAME_NAME_COMPATIBLE = """
+CREATE OR REPLACE TABLE same_name_compatible AS
+SELECT a_name, b_name, names_compatible(a_name, b_name) AS ok FROM (SELECT DISTINCT a_name, b_name FROM same_name_pairs)
+"""
+
+# The candidates: pairs whose names are compatible.
+SAME_NAME_CANDIDATES = """
+CREATE OR REPLACE TABLE same_name_candidates AS
+SELECT p.sid, p.eid, p.name_key FROM same_name_pairs p JOIN same_name_compatible c USING (a_name, b_name) WHERE c.ok
+"""
+
+# Co-authors each candidate pair shares.
+SAME_NAME_COAUTHORS = """
+CREATE OR REPLACE TABLE same_name_coauthors AS
+WITH nb AS (SELECT sid AS r, eid AS c FROM edge_COAUTHORED_WITH UNION ALL SELECT eid, sid FROM edge_COAUTHORED_WITH)
+SELECT x.sid, x.eid, count(DISTINCT n1.c) AS n FROM same_name_candidates x JOIN nb n1 ON n1.r = x.sid
+JOIN nb n2 ON n2.r = x.eid AND n2.c = n1.c GROUP BY x.sid, x.eid
+"""
+
+# The authorships of papers of more than $max_authors authors (those COAUTHORED_WITH leaves out).
+SAME_NAME_CROWDED = """
+CREATE OR REPLACE TABLE same_name_crowded AS
+SELECT rid, pid FROM au WHERE pid IN (SELECT pid FROM au GROUP BY pid HAVING count(*) > $max_authors)
+"""
+
+# Papers each candidate pair is listed on together: their COAUTHORED_WITH weight (the papers of at most
+# $max_authors authors they share) plus the larger papers they share (~2 s at 1M; joining every
+# candidate to all its authorships took 17 s, and the crowded authorships as a CTE 78 s: DuckDB joined
+# them to themselves first).
+SAME_NAME_PAPERS = """
+CREATE OR REPLACE TABLE same_name_papers AS
+SELECT sid, eid, sum(n) AS n FROM (
+  SELECT x.sid, x.eid, c.weight AS n FROM same_name_candidates x JOIN edge_COAUTHORED_WITH c USING (sid, eid)
+  UNION ALL
+  SELECT x.sid, x.eid, count(*) AS n FROM same_name_candidates x JOIN same_name_crowded a1 ON a1.rid = x.sid
+  JOIN same_name_crowded a2 ON a2.rid = x.eid AND a2.pid = a1.pid GROUP BY x.sid, x.eid
+) GROUP BY sid, eid
+"""
+
+# The candidates with derive.py's evidence.
+SAME_NAME = """
+CREATE OR REPLACE TABLE edge_SAME_NAME_AS AS
+WITH inst AS (
+  SELECT x.sid, x.eid, count(DISTINCT i1.eid) AS n FROM same_name_candidates x
+  JOIN edge_AFFILIATED_WITH i1 ON i1.sid = x.sid
   JOIN edge_AFFILIATED_WITH i2 ON i2.sid = x.eid AND i2.eid = i1.eid GROUP BY x.sid, x.eid
 ), span AS (
   SELECT rid, min(year) AS y0, max(year) AS y1 FROM au GROUP BY rid
-), shared AS (
-  SELECT x.sid, x.eid, count(*) AS n FROM cand x JOIN au a1 ON a1.rid = x.sid
-  JOIN au a2 ON a2.rid = x.eid AND a2.pid = a1.pid GROUP BY x.sid, x.eid
 ), ev AS (
   SELECT x.sid, x.eid, x.name_key, coalesce(co.n, 0) AS coauthors, coalesce(inst.n, 0) AS institutions,
          coalesce(shared.n, 0) AS papers,
          CASE WHEN sa.y0 IS NULL OR sb.y0 IS NULL THEN 0
               ELSE greatest(0, least(sa.y1, sb.y1) - greatest(sa.y0, sb.y0) + 1) END AS overlap
-  FROM cand x LEFT JOIN co USING (sid, eid) LEFT JOIN inst USING (sid, eid) LEFT JOIN shared USING (sid, eid)
+  FROM same_name_candidates x LEFT JOIN same_name_coauthors co USING (sid, eid) LEFT JOIN inst USING (sid, eid)
+  LEFT JOIN same_name_papers shared USING (sid, eid)
   LEFT JOIN span sa ON sa.rid = x.sid LEFT JOIN span sb ON sb.rid = x.eid
 )
 SELECT sid, eid, coauthors AS shared_coauthors, institutions AS shared_institutions, overlap AS overlapping_years,
