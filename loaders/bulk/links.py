@@ -347,7 +347,7 @@ CATEGORY_ROWS = _mention_rows(
     rowkey="key",
     props="""'{' || concat_ws(',', '"name":' || to_json(name), '"scheme":' || to_json(scheme),
                                    '"level":' || level) || '}'""",
-    keys=f"[{{'prop': 'key', 'val': key, 'iid': '{PREFIX['Category']}' || base32_bits(v), 'krank': 0}}]",
+    keys=f"[{_key('Category', 'key', 'key', 'v')}]",
 )
 
 

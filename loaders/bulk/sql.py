@@ -367,8 +367,8 @@ GROUP BY s.pid, s.iid
 """
 
 # SAME_NAME_AS (graph/MODEL.md "Pair edges"), in steps of their own: one statement that did it all ran
-# 36-44 s at 1M, its steps on their own 17-18 s (DuckDB planned the whole worse: it ran the names UDF on
-# every pair, not once per distinct pair of names, and joined in a costlier order).
+# 36-44 s at 1M, these steps ~21 s (DuckDB planned the whole worse: it ran the names UDF on every pair,
+# not once per distinct pair of names, and joined in a costlier order).
 # Pairs of people in a name_key bucket of at most $cap people, smaller id first, with both names.
 SAME_NAME_PAIRS = """
 CREATE OR REPLACE TABLE same_name_pairs AS

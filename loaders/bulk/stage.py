@@ -340,8 +340,8 @@ def tasks_for(files: list[StageFile], out_dir: Path) -> list[StageTask]:
             group, held = [], 0
     if group:
         groups.append((group, held))
-    tasks = [(StageTask(n, tuple(g), out_dir), held) for n, (g, held) in enumerate(groups)]
-    return [task for task, _ in sorted(tasks, key=lambda t: -t[1])]
+    sized = [(StageTask(n, tuple(group), out_dir), size) for n, (group, size) in enumerate(groups)]
+    return [task for task, _ in sorted(sized, key=lambda pair: pair[1], reverse=True)]  # stable: ties in file order
 
 
 def merge_kinds(results: Iterable[StageResult]) -> dict[str, set[str]]:
