@@ -258,7 +258,7 @@ def _transform(
     t: Transform, plan: Layout, stage_dir: Path, options: BuildOptions, summary: BuildSummary, loaded_at: datetime
 ) -> None:
     step = time.monotonic()
-    t.engine.load_parquet("nr", sorted(str(p) for p in stage_dir.glob("*.nodes.parquet")), NODE_COLUMNS)
+    t.engine.attach_parquet("nr", sorted(str(p) for p in stage_dir.glob("*.nodes.parquet")), NODE_COLUMNS)
     t.engine.load_parquet("rr", sorted(str(p) for p in stage_dir.glob("*.rels.parquet")), REL_COLUMNS, row_id="rid")
     lookup_tables(t)
     _gone(t, plan, stage_dir.parent / "merged")
@@ -267,6 +267,7 @@ def _transform(
     if t.scalar("SELECT count(*) FROM gone"):
         before = t.scalar("SELECT count(DISTINCT rec) FROM nr")
         t.run(sql.DROP_GONE_RECORDS)
+        t.engine.rename("nr_live", "nr")
         summary.removed_records = int(before) - int(t.scalar("SELECT count(DISTINCT rec) FROM nr"))
     if t.scalar("SELECT count(*) FROM merged"):
         t.run(sql.ALIAS_REFERENCES)

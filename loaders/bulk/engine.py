@@ -49,6 +49,11 @@ class Engine(Protocol):
         `row_id` adds a unique BIGINT column of that name."""
         ...
 
+    def attach_parquet(self, name: str, files: Sequence[str], columns: dict[str, str]) -> None:
+        """Make `name` read staged Parquet files, where they are if the engine can (for a table read by
+        one or two statements, copying it costs more than it saves); `rename` may replace it."""
+        ...
+
     def load_csv(self, name: str, files: Sequence[str], columns: dict[str, str]) -> None:
         """Replace table `name` with the `columns` (all text) of headed CSV files."""
         ...
@@ -74,6 +79,11 @@ class Engine(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+def sql_text(path: str | Path) -> str:
+    """A path inside a SQL text literal."""
+    return str(path).replace("'", "''")
 
 
 def sql_names_compatible(a: str | None, b: str | None) -> bool:
@@ -133,9 +143,19 @@ class DuckDBEngine:
         if not files:
             self.create_table(name, {row_id: "BIGINT", **columns} if row_id else columns, [])
             return
-        rid = f"row_number() OVER () AS {row_id}, " if row_id else ""
+        # A row's file and its place in it: unique, and free where row_number() costs a window over every row.
+        rid = f"(file_index << 32) + file_row_number AS {row_id}, " if row_id else ""
         query = f"CREATE OR REPLACE TABLE {name} AS SELECT {rid}* FROM read_parquet($files)"  # noqa: S608
         self.con.execute(query, {"files": list(files)})
+
+    def attach_parquet(self, name: str, files: Sequence[str], columns: dict[str, str]) -> None:
+        """A view over the files (a view cannot take parameters: the paths are quoted into it)."""
+        self._drop(name)
+        if not files:
+            self.create_table(name, columns, [])
+            return
+        paths = ", ".join(f"'{sql_text(f)}'" for f in files)
+        self.con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet([{paths}])")  # noqa: S608
 
     def load_csv(self, name: str, files: Sequence[str], columns: dict[str, str]) -> None:
         if not files:
@@ -153,7 +173,15 @@ class DuckDBEngine:
             self.con.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {column} {kind}")
 
     def rename(self, table: str, to: str) -> None:
-        self.con.execute(f"DROP TABLE IF EXISTS {to}; ALTER TABLE {table} RENAME TO {to}")
+        self._drop(to)
+        self.con.execute(f"ALTER TABLE {table} RENAME TO {to}")
+
+    def _drop(self, name: str) -> None:
+        """Drop table or view `name` if there is one (DuckDB's DROP names the kind it drops)."""
+        kind = "SELECT table_type FROM information_schema.tables WHERE table_name = ?"
+        row = self.con.execute(kind, [name]).fetchone()
+        if row is not None:
+            self.con.execute(f"DROP {'VIEW' if row[0] == 'VIEW' else 'TABLE'} {name}")
 
     def write_parquet(self, query: str, out: Path, stem: str) -> tuple[list[str], int]:
         name = f"{stem}.parquet"

@@ -25,6 +25,7 @@ import orjson
 from weft.graph.identity.ids import KEY_PROPERTIES, PREFIX
 from weft.graph.identity.names import is_person_name
 from weft.graph.sources import SOURCE_PRIORITY
+from weft.loaders.bulk.engine import sql_text
 from weft.loaders.fields import MAX_INT, MAX_KEY_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS
 from weft.loaders.openalex import institution_name_key, person_facts
 from weft.loaders.reader import JSON, is_object
@@ -526,7 +527,7 @@ class LinkStager:
             ["VARCHAR"],  # pyright: ignore[reportArgumentType]
             "VARCHAR",  # pyright: ignore[reportArgumentType]
         )
-        self.con.execute(WORKS.format(path=_quoted(path), compression=compression, columns=columns_struct(COLUMNS)))
+        self.con.execute(WORKS.format(path=sql_text(path), compression=compression, columns=columns_struct(COLUMNS)))
         for statement in (MENTIONS, REFERENCES, AUTHORSHIPS, AUTHORSHIP_INSTITUTIONS, NAMES, CLEAN):
             self.con.execute(statement)
         return {row[0] for row in self.con.execute("SELECT id FROM clean").fetchall()}
@@ -569,7 +570,8 @@ class LinkStager:
         scratch.write_bytes(b"".join(self.claims))
         self.con.execute(
             "CREATE OR REPLACE TEMP TABLE claims AS SELECT * FROM "  # noqa: S608 - our paths
-            f"read_json('{_quoted(scratch)}', format = 'newline_delimited', columns = {columns_struct(CLAIMS_COLUMNS)})"
+            f"read_json('{sql_text(scratch)}', format = 'newline_delimited', "
+            f"columns = {columns_struct(CLAIMS_COLUMNS)})"
         )
         scratch.unlink()
         self.con.execute(CATEGORIES)
@@ -581,7 +583,7 @@ class LinkStager:
             ("l", REL_ROWS, "rels"),
             ("a", AUTHORED_ROWS, "rels"),
         ):
-            target = _quoted(stem.with_name(f"{stem.name}{part}.{suffix}.parquet"))
+            target = sql_text(stem.with_name(f"{stem.name}{part}.{suffix}.parquet"))
             self.con.execute(f"COPY ({rows}) TO '{target}' (FORMAT parquet, COMPRESSION {COMPRESSION})")
         result = self.con.execute(KINDS)
         held = result.fetchone() or ()
@@ -599,11 +601,6 @@ class LinkStager:
 def _person_facts(name: str) -> dict[str, Any]:
     text, key, person = person_facts(name)
     return {"name": text, "key": key, "person": person}
-
-
-def _quoted(path: Path) -> str:
-    """A path inside a SQL text literal."""
-    return str(path).replace("'", "''")
 
 
 def columns_struct(columns: dict[str, str]) -> str:

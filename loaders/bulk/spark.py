@@ -225,6 +225,10 @@ class SparkEngine:
             frame = frame.select(functions.monotonically_increasing_id().alias(row_id), "*")
         self._materialise(name, frame)
 
+    def attach_parquet(self, name: str, files: Sequence[str], columns: dict[str, str]) -> None:
+        """Loaded as any staged Parquet: Spark's tables are the files' cached frames."""
+        self.load_parquet(name, files, columns)
+
     def load_csv(self, name: str, files: Sequence[str], columns: dict[str, str]) -> None:
         if not files:
             self.create_table(name, columns, [])

@@ -12,7 +12,7 @@ values and owned relationships come from its newest row; derived edges as querie
 them. `{placeholders}` are filled only with names checked by transform.identifier.
 """
 
-# --- staged rows (nr: node rows, rr: relationship rows, loaded by the engine) ---------------------
+# --- staged rows (nr: node rows, read where they are staged; rr: relationship rows, loaded) --------
 
 # Records whose own entity a later-or-same delete file (S2 diffs) or merged_ids list (OpenAlex)
 # removes: `gone(label, prop, val, seq)`, from `gone_deletes` (delete files) and `merged`.
@@ -37,7 +37,7 @@ SELECT DISTINCT n.rec FROM nr n
 JOIN gone g ON g.label = n.label AND g.seq >= n.seq
  AND list_contains(list_transform(n.keys, lambda k: k.prop || '=' || k.val), g.prop || '=' || g.val)
 WHERE n.idx = 0;
-CREATE OR REPLACE TABLE nr AS SELECT * FROM nr WHERE rec NOT IN (SELECT rec FROM gone_recs);
+CREATE OR REPLACE TABLE nr_live AS SELECT * FROM nr WHERE rec NOT IN (SELECT rec FROM gone_recs);
 CREATE OR REPLACE TABLE rr AS SELECT * FROM rr WHERE rec NOT IN (SELECT rec FROM gone_recs);
 """
 
@@ -79,11 +79,11 @@ COMPONENTS_CHANGED = """
 SELECT count(*) FROM cm2 JOIN cm USING (label, k) WHERE cm2.c <> cm.c
 """
 
-# Each node row's node (`comp`: its component) and the row's ranks, for everything that follows.
+# Each node row, whole, with its node (`comp`: its component), for everything that follows: the
+# one copy of the staged rows in the database, so that no later step joins rows back by (rec, idx).
 ROW_NODES = """
 CREATE OR REPLACE TABLE rn AS
-SELECT n.rec, n.idx, n.label, n.rowkey, n.source, n.level, n.srank, n.rrank, n."first",
-       coalesce(c.c, n.keys[1].prop || '=' || n.keys[1].val) AS comp
+SELECT n.*, coalesce(c.c, n.keys[1].prop || '=' || n.keys[1].val) AS comp
 FROM nr n LEFT JOIN cm c ON c.label = n.label AND c.k = n.keys[1].prop || '=' || n.keys[1].val
 """
 
@@ -93,7 +93,7 @@ FROM nr n LEFT JOIN cm c ON c.label = n.label AND c.k = n.keys[1].prop || '=' ||
 NODE_KEYS = """
 CREATE OR REPLACE TABLE nk AS
 WITH stated AS (
-  SELECT n.label, r.comp, unnest(n.keys) AS k FROM nr n JOIN rn r USING (rec, idx)
+  SELECT label, comp, unnest(keys) AS k FROM rn
 ), keys AS (
   SELECT label, comp, k.prop AS prop, k.val AS val, k.iid AS iid, k.krank AS krank FROM stated
 ), live AS (
@@ -114,25 +114,23 @@ WITH g AS (
 SELECT label, comp, id, list_sort(list_filter(iids, lambda x: x <> id)) AS aliases, conflict FROM g
 """
 
-# Each staged row with its node's id (rows of nodes that do not exist are left out).
-ROW_IDS = """
-CREATE OR REPLACE TABLE rni AS
-SELECT r.*, n.id AS node_id FROM rn r JOIN node n USING (label, comp)
-"""
-
 # The node each row key stands for. A row's key is its first hard key, and a key belongs to one
 # component, so every row stating a key is a row of the same node: relationship rows find their ends
 # here, by key, instead of among all the node rows of their record (a tenth of the rows to hash).
+# Rows of nodes that do not exist (no row above level 0) find no node here and in EFFECTIVE.
 KEY_NODES = """
-CREATE OR REPLACE TABLE kn AS SELECT label, rowkey, min(node_id) AS node_id FROM rni GROUP BY label, rowkey
+CREATE OR REPLACE TABLE kn AS
+SELECT r.label, r.rowkey, min(n.id) AS node_id FROM rn r JOIN node n USING (label, comp) GROUP BY r.label, r.rowkey
 """
 
 # The rows whose owned relationships count: the first row of its (node, source) in its record and
 # the newest of that source for the node (loaders/rows.py).
 EFFECTIVE = """
 CREATE OR REPLACE TABLE eff AS
-WITH best AS (SELECT node_id, source, max(srank) AS m FROM rni GROUP BY node_id, source)
-SELECT r.rec, r.idx FROM rni r JOIN best b USING (node_id, source) WHERE r."first" AND r.srank = b.m
+WITH x AS (
+  SELECT r.rec, r.idx, r."first", r.srank, r.source, n.id AS node_id FROM rn r JOIN node n USING (label, comp)
+), best AS (SELECT node_id, source, max(srank) AS m FROM x GROUP BY node_id, source)
+SELECT x.rec, x.idx FROM x JOIN best b USING (node_id, source) WHERE x."first" AND x.srank = b.m
 """
 
 # --- node properties ---------------------------------------------------------------------------
@@ -143,8 +141,8 @@ SELECT r.rec, r.idx FROM rni r JOIN best b USING (node_id, source) WHERE r."firs
 NODE_PROPS = """
 CREATE OR REPLACE TABLE props_{label} AS
 WITH x AS (
-  SELECT r.node_id, r.source, r.srank, r.rrank, n.alt, {extracts}
-  FROM nr n JOIN rni r USING (rec, idx) WHERE n.label = '{label}'
+  SELECT d.id AS node_id, n.source, n.srank, n.rrank, n.alt, {extracts}
+  FROM rn n JOIN node d USING (label, comp) WHERE n.label = '{label}'
 ), agg AS (
   SELECT node_id, {aggregates} FROM x GROUP BY node_id
 ), keyed AS (
@@ -190,14 +188,15 @@ GROUP BY u.rid
 """
 
 # One edge per (type, start, end): every source stating it, the best source, per property the
-# value of the best row giving one; {extracts} and {aggregates} are generated per property.
+# value of the best row giving one; {extracts} and {aggregates} are generated per property, {sources}
+# per known source (flags cost less than a list of every row's source; rri keeps known sources only).
 EDGES = """
 CREATE OR REPLACE TABLE edge_{type} AS
 WITH x AS (
   SELECT r.sid, r.eid, r.source, r.ord, r.inst IS NOT NULL AS has_inst, coalesce(i.iids, []) AS iids, {extracts}
   FROM rri r LEFT JOIN rinst i USING (rid) WHERE r.type = '{type}'
 )
-SELECT sid, eid, list_sort(list_distinct(list(source))) AS sources,
+SELECT sid, eid, {sources} AS sources,
        arg_max(source, ord) AS source, CAST(NULL AS VARCHAR[]) AS claimed_sources,
        arg_max(iids, ord) FILTER (WHERE has_inst) AS institution_ids{aggregates}
 FROM x GROUP BY sid, eid

@@ -148,6 +148,12 @@ def edge_sql(rel_type: str, kinds: dict[str, set[str]]) -> tuple[str, str]:
     return ", ".join(extracts) or "NULL AS p_none", "".join(aggregates)
 
 
+def sources_sql() -> str:
+    """EDGES's sorted list of the sources stating an edge, as one flag per known source (pure)."""
+    flags = ", ".join(f"CASE WHEN bool_or(source = '{s}') THEN '{s}' END" for s in sorted(SOURCE_PRIORITY))
+    return f"list_filter([{flags}], lambda s: s IS NOT NULL)"
+
+
 @dataclass
 class Transform:
     """One transform run on an engine."""
@@ -193,7 +199,6 @@ def identity(t: Transform) -> None:
     conflicts = t.scalar("SELECT count(*) FROM node WHERE conflict")
     if conflicts:
         t.warnings.append(f"{conflicts} nodes were stated with two values of one key; each keeps the smaller")
-    t.run(sql.ROW_IDS)
     t.run(sql.KEY_NODES)
     t.run(sql.EFFECTIVE)
 
@@ -219,7 +224,7 @@ def relationships(t: Transform) -> None:
     t.run(sql.REL_INSTITUTIONS)
     for rel_type in REL_ENDS:
         extracts, aggregates = edge_sql(rel_type, t.kinds)
-        t.run(sql.EDGES.format(type=rel_type, extracts=extracts, aggregates=aggregates))
+        t.run(sql.EDGES.format(type=rel_type, extracts=extracts, aggregates=aggregates, sources=sources_sql()))
 
 
 def claims(t: Transform) -> int:

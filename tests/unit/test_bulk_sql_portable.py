@@ -12,7 +12,7 @@ from sqlglot import exp
 
 from weft.loaders.bulk import spark, sql
 from weft.loaders.bulk.spark import jvm_memory, spark_ddl, to_spark
-from weft.loaders.bulk.transform import edge_sql, node_props_sql
+from weft.loaders.bulk.transform import edge_sql, node_props_sql, sources_sql
 
 # Property kinds as staging reports them, for the generated parts of the templates (transform.py).
 KINDS = {
@@ -31,7 +31,7 @@ def _statements() -> dict[str, str]:
         label="Paper", extracts=props.extracts, aggregates=props.aggregates, keys=props.keys, columns=props.columns
     )
     extracts, aggregates = edge_sql("AUTHORED", KINDS)
-    found["EDGES"] = sql.EDGES.format(type="AUTHORED", extracts=extracts, aggregates=aggregates)
+    found["EDGES"] = sql.EDGES.format(type="AUTHORED", extracts=extracts, aggregates=aggregates, sources=sources_sql())
     found["CLAIM_EDGES"] = sql.CLAIM_EDGES.format(columns='"rank"', qualified='a."rank"')
     return found
 
