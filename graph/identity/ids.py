@@ -17,7 +17,8 @@ def internal_id(label: str, canonical_key: str) -> str:
     'p'
     """
     digest = hashlib.sha1(canonical_key.encode("utf-8")).digest()  # noqa: S324 - not security
-    return PREFIX[label] + base64.b32encode(digest).decode("ascii").lower()[:11]
+    # 11 characters are 55 bits: the first 10 bytes give the same 16 characters as all 20 for half the work.
+    return PREFIX[label] + base64.b32encode(digest[:10]).decode("ascii").lower()[:11]
 
 
 _DOI = re.compile(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)

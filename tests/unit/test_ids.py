@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 
 import pytest
@@ -31,6 +33,13 @@ def test_internal_id_is_stable_prefixed_and_url_safe() -> None:
     assert internal_id("Institution", "ror:0130frc33")[0] == "i"
     assert internal_id("Category", "topic:T1")[0] == "c"
     assert internal_id("Paper", "doi:10.1/a") != internal_id("Paper", "doi:10.1/b")
+
+
+@pytest.mark.parametrize("key", ["doi:10.7717/peerj.4375", "openalex:W2741809807", "topic:T1", "ключ:ü"])
+def test_internal_id_is_the_first_55_bits_of_the_keys_sha1_in_base32(key: str) -> None:
+    """Stored graphs hold these ids: the id may be computed any way, but never change."""
+    digest = hashlib.sha1(key.encode("utf-8")).digest()  # noqa: S324 - the id's own definition
+    assert internal_id("Paper", key) == "p" + base64.b32encode(digest).decode("ascii").lower()[:11]
 
 
 @pytest.mark.parametrize(
