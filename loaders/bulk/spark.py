@@ -9,6 +9,7 @@ directories must be on storage every executor reaches.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -31,11 +32,24 @@ if TYPE_CHECKING:
 _JSON_TYPES = {'["VARCHAR"]': "array<string>", '["BIGINT"]': "array<bigint>", '["DOUBLE"]': "array<double>"}
 
 
+def json_structure_ddl(structure: str) -> str:
+    """A DuckDB from_json structure string as Spark's DDL type: a list type, or a struct's fields
+    (`{"year": "BIGINT", "names": ["VARCHAR"]}`) as a schema string (pure).
+
+    >>> json_structure_ddl('{"year": "BIGINT", "names": ["VARCHAR"]}')
+    '`year` BIGINT, `names` ARRAY<STRING>'
+    """
+    if structure in _JSON_TYPES:
+        return _JSON_TYPES[structure]
+    fields = json.loads(structure) if structure.startswith("{") else None
+    if not isinstance(fields, dict) or not all(isinstance(t, str | list) for t in fields.values()):
+        raise ValueError(f"no Spark type for from_json structure {structure}")
+    return spark_ddl({name: t if isinstance(t, str) else f"{t[0]}[]" for name, t in fields.items()})
+
+
 def _spark_types(node: exp.Expr) -> exp.Expr:
     if isinstance(node, exp.FromJson) and isinstance(node.expression, exp.Literal):
-        spark_type = _JSON_TYPES.get(node.expression.this)
-        if spark_type is None:
-            raise ValueError(f"no Spark type for from_json structure {node.expression.this}")
+        spark_type = json_structure_ddl(node.expression.this)
         return exp.FromJson(this=node.this, expression=exp.Literal.string(spark_type))
     return node
 

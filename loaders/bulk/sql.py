@@ -136,13 +136,14 @@ SELECT x.rec, x.idx FROM x JOIN best b USING (node_id, source) WHERE x."first" A
 # --- node properties ---------------------------------------------------------------------------
 
 # {label}'s properties: per shared property the value of the best-ranked row giving one and that
-# rank, per source value the newest row's, keys, ranks and load times; {extracts}, {aggregates}
-# and {columns} are generated per property.
+# rank, per source value the newest row's, keys, ranks and load times; {parsed} (the JSON columns as
+# structs `pj` and `sj`), {extracts}, {aggregates} and {columns} are generated per property.
 NODE_PROPS = """
 CREATE OR REPLACE TABLE props_{label} AS
 WITH x AS (
   SELECT d.id AS node_id, n.source, n.srank, n.rrank, n.alt, {extracts}
-  FROM rn n JOIN node d USING (label, comp) WHERE n.label = '{label}'
+  FROM (SELECT label, comp, source, srank, rrank, alt, {parsed} FROM rn WHERE label = '{label}') n
+  JOIN node d USING (label, comp)
 ), agg AS (
   SELECT node_id, {aggregates} FROM x GROUP BY node_id
 ), keyed AS (
@@ -188,13 +189,15 @@ GROUP BY u.rid
 """
 
 # One edge per (type, start, end): every source stating it, the best source, per property the
-# value of the best row giving one; {extracts} and {aggregates} are generated per property, {sources}
-# per known source (flags cost less than a list of every row's source; rri keeps known sources only).
+# value of the best row giving one; {parsed} (`pj`), {extracts} and {aggregates} are generated per
+# property, {sources} per known source (flags cost less than a list of every row's source; rri keeps
+# known sources only).
 EDGES = """
 CREATE OR REPLACE TABLE edge_{type} AS
 WITH x AS (
   SELECT r.sid, r.eid, r.source, r.ord, r.inst IS NOT NULL AS has_inst, coalesce(i.iids, []) AS iids, {extracts}
-  FROM rri r LEFT JOIN rinst i USING (rid) WHERE r.type = '{type}'
+  FROM (SELECT rid, sid, eid, source, ord, inst, {parsed} FROM rri WHERE type = '{type}') r
+  LEFT JOIN rinst i USING (rid)
 )
 SELECT sid, eid, {sources} AS sources,
        arg_max(source, ord) AS source, CAST(NULL AS VARCHAR[]) AS claimed_sources,

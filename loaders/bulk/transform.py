@@ -58,13 +58,19 @@ def sql_type(name: str, kinds: set[str]) -> str | None:
     return _TYPES[found]
 
 
-def _extract(column: str, name: str, kind: str) -> str:
-    path = f"'$.\"{name}\"'"
-    if kind == "VARCHAR":
-        return f"json_extract_string({column}, {path})"
-    if kind.endswith("[]"):
-        return f"from_json(json_extract({column}, {path}), '[\"{kind[:-2]}\"]')"
-    return f"CAST(json_extract({column}, {path}) AS {kind})"
+def parsed_json(column: str, props: dict[str, str], alias: str) -> str:
+    """A JSON text column parsed once into a struct of `props` (`{prop: sql type}`), or NULL for none (pure).
+
+    One parse per row, where an extract per property parsed the text once per property (~20% of
+    props_Researcher at 1M).
+
+    >>> parsed_json("props", {"year": "BIGINT", "versions": "VARCHAR[]"}, "pj")
+    'from_json(props, \'{"year": "BIGINT", "versions": ["VARCHAR"]}\') AS pj'
+    """
+    if not props:
+        return f"NULL AS {alias}"
+    fields = ", ".join(f'"{k}": ' + (f'["{t[:-2]}"]' if t.endswith("[]") else f'"{t}"') for k, t in props.items())
+    return f"from_json({column}, '{{{fields}}}') AS {alias}"
 
 
 def _props_of(kinds: dict[str, set[str]], prefix: str) -> dict[str, str]:
@@ -81,6 +87,7 @@ def _props_of(kinds: dict[str, set[str]], prefix: str) -> dict[str, str]:
 class LabelSql:
     """The generated parts of NODE_PROPS for one label."""
 
+    parsed: str
     extracts: str
     aggregates: str
     keys: str
@@ -92,8 +99,8 @@ def node_props_sql(label: str, kinds: dict[str, set[str]], loaded_at: datetime) 
     key_props = [prop for _, prop in KEY_PROPERTIES[label]]
     shared = {k: v for k, v in _props_of(kinds, label).items() if k not in key_props}
     own = {k: v for k, v in _props_of(kinds, label + SOURCE_SUFFIX).items() if k not in key_props}
-    extracts = [f"{_extract('n.props', k, t)} AS p_{k}" for k, t in shared.items()]
-    extracts += [f"{_extract('n.sprops', k, t)} AS s_{k}" for k, t in own.items()]
+    extracts = [f'pj."{k}" AS p_{k}' for k in shared]
+    extracts += [f'sj."{k}" AS s_{k}' for k in own]
     aggregates = [
         f"arg_max(p_{k}, rrank) FILTER (WHERE p_{k} IS NOT NULL) AS {k}, "
         f"max(rrank) FILTER (WHERE p_{k} IS NOT NULL) AS r_{k}"
@@ -133,6 +140,7 @@ def node_props_sql(label: str, kinds: dict[str, set[str]], loaded_at: datetime) 
             f"coalesce({date}, {year}, '') AS sort_date",
         ]
     return LabelSql(
+        parsed=f"{parsed_json('props', shared, 'pj')}, {parsed_json('sprops', own, 'sj')}",
         extracts=", ".join(extracts) or "NULL AS p_none",
         aggregates=", ".join(aggregates),
         keys=", ".join(f"max(k.val) FILTER (WHERE k.prop = '{p}') AS {p}" for p in key_props),
@@ -140,12 +148,12 @@ def node_props_sql(label: str, kinds: dict[str, set[str]], loaded_at: datetime) 
     )
 
 
-def edge_sql(rel_type: str, kinds: dict[str, set[str]]) -> tuple[str, str]:
-    """EDGES's generated (extracts, aggregates) for one relationship type (pure)."""
+def edge_sql(rel_type: str, kinds: dict[str, set[str]]) -> tuple[str, str, str]:
+    """EDGES's generated (parsed, extracts, aggregates) for one relationship type (pure)."""
     props = _props_of(kinds, rel_type)
-    extracts = [f"{_extract('r.props', k, t)} AS p_{k}" for k, t in props.items()]
+    extracts = [f'pj."{k}" AS p_{k}' for k in props]
     aggregates = [f", arg_max(p_{k}, ord) FILTER (WHERE p_{k} IS NOT NULL) AS {k}" for k in props]
-    return ", ".join(extracts) or "NULL AS p_none", "".join(aggregates)
+    return parsed_json("props", props, "pj"), ", ".join(extracts) or "NULL AS p_none", "".join(aggregates)
 
 
 def sources_sql() -> str:
@@ -210,6 +218,7 @@ def node_properties(t: Transform, loaded_at: datetime) -> None:
         t.run(
             sql.NODE_PROPS.format(
                 label=label,
+                parsed=parts.parsed,
                 extracts=parts.extracts,
                 aggregates=parts.aggregates,
                 keys=parts.keys,
@@ -223,8 +232,11 @@ def relationships(t: Transform) -> None:
     t.run(sql.REL_IDS)
     t.run(sql.REL_INSTITUTIONS)
     for rel_type in REL_ENDS:
-        extracts, aggregates = edge_sql(rel_type, t.kinds)
-        t.run(sql.EDGES.format(type=rel_type, extracts=extracts, aggregates=aggregates, sources=sources_sql()))
+        parsed, extracts, aggregates = edge_sql(rel_type, t.kinds)
+        statement = sql.EDGES.format(
+            type=rel_type, parsed=parsed, extracts=extracts, aggregates=aggregates, sources=sources_sql()
+        )
+        t.run(statement)
 
 
 def claims(t: Transform) -> int:

@@ -28,10 +28,17 @@ def _statements() -> dict[str, str]:
     found = {name: value for name, value in vars(sql).items() if name.isupper() and isinstance(value, str)}
     props = node_props_sql("Paper", KINDS, datetime(2026, 12, 3, tzinfo=UTC))
     found["NODE_PROPS"] = sql.NODE_PROPS.format(
-        label="Paper", extracts=props.extracts, aggregates=props.aggregates, keys=props.keys, columns=props.columns
+        label="Paper",
+        parsed=props.parsed,
+        extracts=props.extracts,
+        aggregates=props.aggregates,
+        keys=props.keys,
+        columns=props.columns,
     )
-    extracts, aggregates = edge_sql("AUTHORED", KINDS)
-    found["EDGES"] = sql.EDGES.format(type="AUTHORED", extracts=extracts, aggregates=aggregates, sources=sources_sql())
+    parsed, extracts, aggregates = edge_sql("AUTHORED", KINDS)
+    found["EDGES"] = sql.EDGES.format(
+        type="AUTHORED", parsed=parsed, extracts=extracts, aggregates=aggregates, sources=sources_sql()
+    )
     found["CLAIM_EDGES"] = sql.CLAIM_EDGES.format(columns='"rank"', qualified='a."rank"')
     return found
 
