@@ -17,7 +17,7 @@ import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import duckdb
 import sqlglot
@@ -41,10 +41,18 @@ def json_structure_ddl(structure: str) -> str:
     """
     if structure in _JSON_TYPES:
         return _JSON_TYPES[structure]
-    fields = json.loads(structure) if structure.startswith("{") else None
-    if not isinstance(fields, dict) or not all(isinstance(t, str | list) for t in fields.values()):
+    fields: object = json.loads(structure) if structure.startswith("{") else None
+    if not isinstance(fields, dict):
         raise ValueError(f"no Spark type for from_json structure {structure}")
-    return spark_ddl({name: t if isinstance(t, str) else f"{t[0]}[]" for name, t in fields.items()})
+    columns: dict[str, str] = {}
+    for name, kind in cast("dict[str, object]", fields).items():
+        if isinstance(kind, str):
+            columns[name] = kind
+        elif isinstance(kind, list) and len(kind) == 1 and isinstance(kind[0], str):  # pyright: ignore[reportUnknownArgumentType]
+            columns[name] = f"{kind[0]}[]"
+        else:
+            raise ValueError(f"no Spark type for from_json structure {structure}")
+    return spark_ddl(columns)
 
 
 def _spark_types(node: exp.Expr) -> exp.Expr:
