@@ -5,12 +5,13 @@ from __future__ import annotations
 import doctest
 import re
 from datetime import UTC, datetime
+from types import ModuleType
 
 import pytest
 import sqlglot
 from sqlglot import exp
 
-from weft.loaders.bulk import spark, sql
+from weft.loaders.bulk import spark, sql, transform
 from weft.loaders.bulk.spark import jvm_memory, spark_ddl, to_spark
 from weft.loaders.bulk.transform import edge_sql, node_props_sql, sources_sql
 
@@ -99,6 +100,7 @@ def test_sizes_and_schemas() -> None:
     )
 
 
-def test_docstring_examples() -> None:
-    failed, attempted = doctest.testmod(spark)
+@pytest.mark.parametrize("module", [spark, transform], ids=["spark", "transform"])
+def test_docstring_examples(module: ModuleType) -> None:
+    failed, attempted = doctest.testmod(module)
     assert (failed, attempted > 0) == (0, True)
