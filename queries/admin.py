@@ -178,8 +178,9 @@ CALL (a) {
 } IN TRANSACTIONS OF 2000 ROWS
 """
 
-# Deletes everything in batches (constraints and indexes stay); returns nothing.
-DELETE_ALL: LiteralString = "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
+# Delete everything in batches, relationships first (constraints and indexes stay); return nothing.
+DELETE_ALL_RELATIONSHIPS: LiteralString = "MATCH ()-[r]->() CALL (r) { DELETE r } IN TRANSACTIONS OF 10000 ROWS"
+DELETE_ALL_NODES: LiteralString = "MATCH (n) CALL (n) { DELETE n } IN TRANSACTIONS OF 10000 ROWS"
 
 # Counts nodes per label and relationships per type: [{kind, name, count}].
 COUNTS: LiteralString = """

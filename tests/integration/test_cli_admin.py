@@ -85,10 +85,14 @@ def test_loads_run_each_round_of_backfills_once_and_weft_migrate_checks_again(
 
 
 def test_reset_asks_first_and_keeps_constraints(driver: Driver, settings: Settings) -> None:
-    driver.execute_query("UNWIND range(1, 25) AS i CREATE (:Paper {id: 'p-reset-' + i})")
+    # a category with more edges than one of reset's transactions deletes (relationships go in batches first)
+    driver.execute_query(
+        "CREATE (c:Category {id: 'c-reset'}) WITH c UNWIND range(1, 12000) AS i "
+        "CREATE (:Paper {id: 'p-reset-' + i})-[:IN_CATEGORY]->(c)"
+    )
     declined = runner.invoke(app, ["reset"], input="n\n")
     assert declined.exit_code == 1
-    assert counts(driver, settings.neo4j_database)["Paper"] == 25
+    assert counts(driver, settings.neo4j_database)["IN_CATEGORY"] == 12000
 
     accepted = runner.invoke(app, ["reset", "--yes"])
     assert accepted.exit_code == 0, accepted.output
