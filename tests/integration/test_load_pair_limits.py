@@ -163,3 +163,57 @@ def test_a_paper_growing_past_the_limit_and_back_recounts_its_pairs(driver: Driv
     assert found() == expected(grown)
     load_paths(driver, [_works_file(tmp_path / "shrunk.json", [shrunk])], source="openalex", limits=limits)
     assert found() == expected(small)
+
+
+def _work(template: dict, wid: str, year: int, updated: str, authors: list[tuple[str, str]]) -> dict:
+    """A copy of a real work with a new id, year, updated_date and authors ((OpenAlex id, display name))."""
+    work = copy.deepcopy(template)
+    work.update(id=f"https://openalex.org/{wid}", doi=None, publication_year=year, updated_date=updated)
+    work["publication_date"] = f"{year}-01-01"
+    work["ids"] = {"openalex": work["id"]}
+    work["referenced_works"] = []
+    work["authorships"] = [
+        {
+            "author": {"id": f"https://openalex.org/{aid}", "display_name": name},
+            "institutions": [],
+            "raw_author_name": name,
+        }
+        for aid, name in authors
+    ]
+    return work
+
+
+def test_a_researcher_renamed_by_a_new_paper_is_linked_again(driver: Driver, tmp_path: Path) -> None:
+    template = json.loads(shared_path(*MEARMAN_WORKS).read_text(encoding="utf-8"))["results"][0]
+    first = [
+        _work(
+            template,
+            "W9000000001",
+            2001,
+            "2020-01-01T00:00:00",
+            [("A9000000001", "Wei Zhang"), ("A9000000003", "Co Author")],
+        ),
+        _work(
+            template,
+            "W9000000002",
+            2002,
+            "2020-01-01T00:00:00",
+            [("A9000000002", "Wei Zhang"), ("A9000000003", "Co Author")],
+        ),
+    ]
+    # a newer paper names A9000000001 "Wen Zhang": same name key, no longer compatible with "Wei Zhang"
+    renaming = [_work(template, "W9000000004", 2003, "2099-01-01T00:00:00", [("A9000000001", "Wen Zhang")])]
+    reset(driver, "neo4j")
+    load_paths(driver, [_works_file(tmp_path / "first.json", first)], source="openalex")
+    links = "MATCH (a:Researcher)-[s:SAME_NAME_AS]->(b) RETURN a.name AS a, b.name AS b, s.evidence AS evidence"
+    assert _rows(driver, links) == [
+        {
+            "a": "Wei Zhang",
+            "b": "Wei Zhang",
+            "evidence": ["same name key: zhang w", "shared co-authors: 1"],
+        }
+    ]
+    load_paths(driver, [_works_file(tmp_path / "renaming.json", renaming)], source="openalex")
+    names = _rows(driver, "MATCH (r:Researcher {openalex_id: 'A9000000001'}) RETURN r.name AS name")
+    assert names == [{"name": "Wen Zhang"}]
+    assert _rows(driver, links) == []  # its links are counted again: a name that changed may leave its group
