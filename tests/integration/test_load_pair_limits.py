@@ -2,7 +2,8 @@
 a paper above the author limit keeps every AUTHORED edge but makes no co-author pairs, and a
 same-name bucket that grows past its limit loses its links, incrementally.
 
-The third "mearman r" person is derived from a real author record (new id and name), marked `derived`.
+The third "mearman r" person is derived from a real author record (new id and name), marked `derived`. The
+"Wei Zhang" works of the renaming test are derived too: copies of a real work with new ids, years and authors.
 """
 
 from __future__ import annotations
@@ -183,7 +184,9 @@ def _work(template: dict, wid: str, year: int, updated: str, authors: list[tuple
     return work
 
 
-def test_a_researcher_renamed_by_a_new_paper_is_linked_again(driver: Driver, tmp_path: Path) -> None:
+def test_a_researcher_renamed_by_a_newer_paper_loses_the_links_its_new_name_breaks(
+    driver: Driver, tmp_path: Path
+) -> None:
     template = json.loads(shared_path(*MEARMAN_WORKS).read_text(encoding="utf-8"))["results"][0]
     first = [
         _work(
