@@ -104,6 +104,9 @@ KEY_PROPERTIES: dict[str, tuple[tuple[str, str], ...]] = {
     "Category": (("", "key"),),
 }
 _SCHEME_PROPERTY = {label: dict(pairs) for label, pairs in KEY_PROPERTIES.items()}
+# Per label, each key property's scheme, and its rank (0 best): the bulk path's staged key lists.
+KEY_SCHEME = {label: {prop: scheme for scheme, prop in pairs} for label, pairs in KEY_PROPERTIES.items()}
+KEY_RANK = {label: {prop: i for i, (_, prop) in enumerate(pairs)} for label, pairs in KEY_PROPERTIES.items()}
 
 
 def canonical_keys(label: str, keys: Mapping[str, object]) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any
 import duckdb
 import orjson
 
-from weft.graph.identity.ids import KEY_PROPERTIES, PREFIX
+from weft.graph.identity.ids import KEY_RANK, KEY_SCHEME, PREFIX
 from weft.graph.identity.names import is_person_name
 from weft.graph.sources import SOURCE_PRIORITY
 from weft.loaders.bulk.engine import sql_text
@@ -32,8 +32,6 @@ from weft.loaders.reader import JSON, is_object
 from weft.loaders.rows import MENTION
 
 SOURCE = "openalex"
-KEY_RANK = {label: {prop: i for i, (_, prop) in enumerate(pairs)} for label, pairs in KEY_PROPERTIES.items()}
-KEY_SCHEME = {label: {prop: scheme for scheme, prop in pairs} for label, pairs in KEY_PROPERTIES.items()}
 # is_person of a researcher row whose author has no name at all.
 NAMELESS_IS_PERSON = is_person_name(None)
 PERSON_FACTS = "STRUCT(name VARCHAR, key VARCHAR, person BOOLEAN)"

@@ -20,7 +20,7 @@ from typing import Any, cast
 import duckdb
 import orjson
 
-from weft.graph.identity.ids import KEY_PROPERTIES, canonical_keys, internal_id
+from weft.graph.identity.ids import KEY_RANK, canonical_keys, internal_id
 from weft.loaders.bulk.links import LinkStager, LinksUnread, columns_struct
 from weft.loaders.detect import builder
 from weft.loaders.openalex import build_rows_without_links
@@ -40,7 +40,6 @@ RECORD_SPAN = 1 << 36
 TASK_BYTES = 8 << 20
 
 _LABEL_POSITION = {label: i for i, label in enumerate(LABEL_ORDER)}
-_KEY_RANK = {label: {prop: i for i, (_, prop) in enumerate(pairs)} for label, pairs in KEY_PROPERTIES.items()}
 
 NODE_COLUMNS = {
     "rec": "BIGINT",
@@ -175,7 +174,7 @@ def node_rows(rec: int, rows: RecordRows, seq: int, kinds: dict[str, set[str]]) 
         _note_kinds(kinds, row.label + SOURCE_SUFFIX, sprops)
         names = [str(n) for n in row.props.get("alt_names") or ()]
         keys = [(prop, str(value)) for prop, value in row.keys.items() if value]
-        keys.sort(key=lambda kv: _KEY_RANK[row.label][kv[0]])
+        keys.sort(key=lambda kv: KEY_RANK[row.label][kv[0]])
         out.append(
             {
                 "rec": rec,
@@ -192,7 +191,7 @@ def node_rows(rec: int, rows: RecordRows, seq: int, kinds: dict[str, set[str]]) 
                 "sprops": sprops,
                 "alt": names or None,
                 "keys": [
-                    {"prop": k, "val": v, "iid": _internal_id(row.label, ck), "krank": _KEY_RANK[row.label][k]}
+                    {"prop": k, "val": v, "iid": _internal_id(row.label, ck), "krank": KEY_RANK[row.label][k]}
                     for (k, v), ck in zip(keys, canonical_keys(row.label, dict(keys)), strict=True)
                 ],
                 "seq": seq,
