@@ -20,7 +20,7 @@ def _silent(_: str) -> None:
 
 # The round of backfills below: the Meta node keeps the round a graph has had, so loads skip them once it
 # has. Raise it when a backfill is added or changed, so that every graph runs them once more.
-BACKFILLS = 2
+BACKFILLS = 3
 
 
 def migrate(
@@ -32,7 +32,8 @@ def migrate(
     top_ties: int = Settings.network_top_ties,
 ) -> int:
     """Create every constraint and index and backfill papers' sort keys and category ids, the IN_CATEGORY
-    edges' keys, the COAUTHORED_WITH pair keys and the TOP_TIE edges of `top_ties` (idempotent); returns
+    edges' keys, the COAUTHORED_WITH pair keys and the TOP_TIE edges of `top_ties`, and remove the counts
+    SAME_NAME_AS links held before their evidence was counted when read (idempotent); returns
     how many constraint and index statements ran. `echo` hears each step as it ends, with its time:
     minutes on a large graph just imported.
 
@@ -61,6 +62,7 @@ def migrate(
         ("papers' category ids", backfill_category_ids),
         ("category edges' keys", backfill_in_category_keys),
         ("co-author pair keys", backfill_coauthored_pairs),
+        ("same-name links' stored counts", backfill_same_name_properties),
     )
     for what, backfill in steps:
         began = time.monotonic()
@@ -81,7 +83,7 @@ def migrate(
 def _pair_constraint(driver: Driver, database: str, echo: Callable[[str], object]) -> None:
     """The pair keys' constraint, which their backfill creates last, on a graph whose backfills are not
     checked: a store just imported has every key and no constraint yet, and without its index each pair
-    seek of a load (TOP_TIE, same-name evidence) scans every tie."""
+    seek of a load (TOP_TIE) scans every tie."""
     with translated_errors("checking the co-author pair constraint"):
         records, _, _ = driver.execute_query(admin.COAUTHORED_PAIR_CONSTRAINED, database_=database)
     if not records[0]["present"]:
@@ -99,6 +101,14 @@ def backfill_sort_keys(driver: Driver, database: str) -> int:
     properties were written."""
     with translated_errors("backfilling sort keys"), driver.session(database=database) as session:
         summary = session.run(admin.BACKFILL_SORT_KEYS).consume()
+    return summary.counters.properties_set
+
+
+def backfill_same_name_properties(driver: Driver, database: str) -> int:
+    """Remove the counts SAME_NAME_AS links held before their evidence was counted when read (a database
+    loaded before); returns how many properties were removed."""
+    with translated_errors("removing same-name links' stored counts"), driver.session(database=database) as session:
+        summary = session.run(admin.BACKFILL_SAME_NAME_PROPERTIES).consume()
     return summary.counters.properties_set
 
 

@@ -269,90 +269,21 @@ def top_tie_rows(whole: AbstractSet[str], author_lists: list[list[str]]) -> list
 
 
 def _same_names(session: Session, touched: list[str], cap: int, progress: Progress | None) -> None:
-    """Recompute SAME_NAME_AS in every same-name bucket a touched researcher is in: nothing in a bucket
-    over `cap` people, else every compatible pair with an unlinked end (same_name_pairs): the touched
-    researchers, whose links are dropped first, and anyone a crowded bucket left unlinked. Each bucket is
-    read up to cap + 1 people and its linked pairs are never read, so the work is linear in what the load
-    touched. Each person's facts are read once per chunk of buckets, except the ties and papers of a
-    prolific one paired only with lighter people (counted_by_key): what it shares with each of them is
-    counted from the lighter end (derive.SAME_NAME_HUB_PAIRS)."""
+    """Link the same-name buckets of the touched researchers that have no SAME_NAME_AS link (new, renamed
+    or merged into: the writes dropped their links): nothing in a bucket over `cap` people, else every
+    compatible pair with an unlinked end (same_name_pairs). A link holds nothing that a new paper
+    changes (its evidence is counted when read), so a researcher that only gained papers is not
+    revisited. Each bucket is read up to cap + 1 people and its linked pairs are never read, so the work
+    is linear in what the load touched."""
     keys: set[str] = set()
     for _, chunk in _chunks(touched):
-        session.execute_write(_run_all, (derive.CLEAR_SAME_NAME,), chunk)  # a changed name leaves its bucket
-        keys |= set(session.execute_read(_column, derive.TOUCHED_NAME_KEYS, "name_key", chunk))
+        keys |= set(session.execute_read(_column, derive.UNLINKED_NAME_KEYS, "name_key", chunk))
     ordered = sorted(keys)
     for done, chunk in _chunks(ordered):
         buckets = session.execute_read(_records, derive.NAME_BUCKETS, keys=chunk, cap=cap)
         members = [{"name_key": b["name_key"], "is_person": True} | m for b in buckets for m in b["people"]]
-        crowded = crowded_buckets(members, cap)
-        pairs = same_name_pairs(members, cap)
-        ids = sorted({p["a"] for p in pairs} | {p["b"] for p in pairs})
-        hubs = counted_by_key(pairs, {m["id"]: m["ties"] for m in members})
-        facts = _facts(session, derive.SAME_NAME_FACTS, [rid for rid in ids if rid not in hubs])
-        facts |= _facts(session, derive.SAME_NAME_HUB_FACTS, sorted(hubs))
-        rows = same_name_rows(pairs, facts, _hub_pairs(session, pairs, hubs, facts))
-        session.execute_write(_same_name_tx, sorted(crowded), rows)
+        session.execute_write(_same_name_tx, sorted(crowded_buckets(members, cap)), same_name_pairs(members, cap))
         _report(progress, "same-name candidates", done, len(ordered))
-
-
-# A pair-key seek costs about what reading five ties does (bench/RESULTS.md, the networks' kept ties).
-SEEK_COST = 5
-
-
-def counted_by_key(pairs: list[dict[str, str]], ties: dict[str, int], seek_cost: int = SEEK_COST) -> set[str]:
-    """The people of `pairs` whose ties and papers are not read: those with more ties (`ties`) than
-    `seek_cost` times the ties of all their partners together (a prolific group-mate of new authors has
-    thousands). What such a person shares with a partner is counted from the partner's end instead: its
-    pair key with each of the partner's co-authors, one index seek each (derive.SAME_NAME_HUB_PAIRS).
-    Each partner has fewer than 1/seek_cost of its ties, so no partner is one of them: the partner's
-    facts are read.
-
-    >>> pairs = [{"a": "hub", "b": "new"}, {"a": "hub", "b": "mid"}]
-    >>> sorted(counted_by_key(pairs, {"hub": 5000, "new": 3, "mid": 900}))
-    ['hub']
-    """
-    partner_ties: dict[str, int] = {}
-    for pair in pairs:
-        a, b = pair["a"], pair["b"]
-        partner_ties[a] = partner_ties.get(a, 0) + ties.get(b, 0)
-        partner_ties[b] = partner_ties.get(b, 0) + ties.get(a, 0)
-    return {rid for rid, around in partner_ties.items() if seek_cost * around < ties.get(rid, 0)}
-
-
-def pair_key(a: str, b: str) -> str:
-    """The COAUTHORED_WITH key of two researchers (graph/MODEL.md): the smaller id first."""
-    return f"{a} {b}" if a < b else f"{b} {a}"
-
-
-def _facts(session: Session, statement: LiteralString, ids: list[str]) -> dict[str, dict[str, Any]]:
-    facts: dict[str, dict[str, Any]] = {}
-    for _, chunk in _chunks(ids):
-        facts.update((f["id"], f) for f in session.execute_read(_records, statement, ids=chunk))
-    return facts
-
-
-def _hub_pairs(
-    session: Session, pairs: list[dict[str, str]], hubs: set[str], facts: dict[str, dict[str, Any]]
-) -> dict[tuple[str, str], dict[str, Any]]:
-    """{(a, b): {hub, coauthors, papers, first_year, last_year}} for the pairs with an end in `hubs`,
-    counted from the other end (derive.SAME_NAME_HUB_PAIRS; the years are the hub's as far as the other's
-    span needs them)."""
-    rows: list[dict[str, Any]] = []
-    for pair in pairs:
-        a, b = pair["a"], pair["b"]
-        hub, other = (a, b) if a in hubs else (b, a)
-        if hub in hubs and other in facts and hub in facts:
-            seen = facts[other]
-            keys = [pair_key(hub, c) for c in seen["coauthors"] if c != hub]
-            rows.append(
-                {"a": a, "b": b, "hub": hub, "keys": keys, "papers": seen["papers"]}
-                | {"first": seen["first_year"], "last": seen["last_year"]}
-            )
-    counted: dict[tuple[str, str], dict[str, Any]] = {}
-    for _, chunk in _chunks(rows):
-        for row in session.execute_read(_records, derive.SAME_NAME_HUB_PAIRS, rows=chunk):
-            counted[row["a"], row["b"]] = row
-    return counted
 
 
 def crowded_buckets(members: list[dict[str, Any]], bucket_limit: int = SAME_NAME_BUCKET_LIMIT) -> set[str]:
@@ -392,67 +323,6 @@ def same_name_pairs(members: list[dict[str, Any]], bucket_limit: int = SAME_NAME
                 if names_compatible(a["name"], b["name"]):
                     pairs.append({"a": a["id"], "b": b["id"]})
     return sorted(pairs, key=lambda pair: (pair["a"], pair["b"]))
-
-
-def same_name_rows(
-    pairs: list[dict[str, str]],
-    facts: dict[str, dict[str, Any]],
-    counted: dict[tuple[str, str], dict[str, Any]] | None = None,
-) -> list[dict[str, Any]]:
-    """SAME_NAME_AS rows for `pairs` from each researcher's facts (derive.SAME_NAME_FACTS): shared
-    co-authors and institutions, overlapping active years and the evidence lines, as the bulk path's
-    SQL states them (loaders/bulk/sql.SAME_NAME). A pair in `counted` (an end whose ties and papers were
-    not read: counted_by_key) takes its shared co-authors and papers, and that end's years, from there.
-
-    >>> a = dict(name_key="li w", coauthors=["c1", "c2"], institutions=["i1"], papers=["p1"], first_year=2001,
-    ...          last_year=2010)
-    >>> b = dict(name_key="li w", coauthors=["c2"], institutions=["i2"], papers=["p1", "p2"], first_year=2009,
-    ...          last_year=2020)
-    >>> same_name_rows([{"a": "r1", "b": "r2"}], {"r1": a, "r2": b})[0]["evidence"]
-    ['same name key: li w', 'shared co-authors: 1', 'overlapping years: 2', 'listed together on 1 paper(s)']
-    """
-    rows: list[dict[str, Any]] = []
-    sets: dict[str, dict[str, frozenset[str]]] = {}  # per researcher, made once: one may be in 200 pairs
-
-    def of(rid: str, fact: dict[str, Any]) -> dict[str, frozenset[str]]:
-        if rid not in sets:
-            sets[rid] = {key: frozenset(fact.get(key, ())) for key in ("coauthors", "institutions", "papers")}
-        return sets[rid]
-
-    for pair in pairs:
-        a, b = facts.get(pair["a"]), facts.get(pair["b"])
-        if a is None or b is None:
-            continue  # gone since the bucket was read
-        sa, sb = of(pair["a"], a), of(pair["b"], b)
-        seen = counted.get((pair["a"], pair["b"])) if counted else None
-        if seen is None and ("papers" not in a or "papers" not in b):
-            continue  # an end that is only counted (counted_by_key), gone since its count was asked for
-        if seen is None:
-            coauthors, papers = len(sa["coauthors"] & sb["coauthors"]), len(sa["papers"] & sb["papers"])
-        else:
-            coauthors, papers = seen["coauthors"], seen["papers"]
-            years = {"first_year": seen["first_year"], "last_year": seen["last_year"]}
-            a, b = (a | years, b) if seen["hub"] == pair["a"] else (a, b | years)
-        institutions = len(sa["institutions"] & sb["institutions"])
-        overlap = 0
-        if a["first_year"] is not None and b["first_year"] is not None:
-            overlap = max(0, min(a["last_year"], b["last_year"]) - max(a["first_year"], b["first_year"]) + 1)
-        evidence = [f"same name key: {a['name_key']}"]
-        evidence += [f"shared co-authors: {coauthors}"] if coauthors else []
-        evidence += [f"shared institutions: {institutions}"] if institutions else []
-        evidence += [f"overlapping years: {overlap}"] if overlap else []
-        evidence += [f"listed together on {papers} paper(s)"] if papers else []
-        rows.append(
-            {
-                "a": pair["a"],
-                "b": pair["b"],
-                "shared_coauthors": coauthors,
-                "shared_institutions": institutions,
-                "overlapping_years": overlap,
-                "evidence": evidence,
-            }
-        )
-    return rows
 
 
 def _column(tx: ManagedTransaction, query: LiteralString, column: str, ids: list[str]) -> list[Any]:

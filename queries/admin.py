@@ -99,6 +99,17 @@ CALL (p) { SET p.category_ids = """
 """
 )
 
+# The counts SAME_NAME_AS links held before their evidence was counted when read (read_researchers.
+# SAME_NAME_EVIDENCE), removed so no analyst reads a stale one. Idempotent; returns nothing.
+BACKFILL_SAME_NAME_PROPERTIES: LiteralString = """
+MATCH ()-[s:SAME_NAME_AS]->()
+WHERE s.evidence IS NOT NULL OR s.shared_coauthors IS NOT NULL OR s.shared_institutions IS NOT NULL
+   OR s.overlapping_years IS NOT NULL
+CALL (s) {
+  REMOVE s.evidence, s.shared_coauthors, s.shared_institutions, s.overlapping_years
+} IN TRANSACTIONS OF 10000 ROWS
+"""
+
 # How many IN_CATEGORY edges there are (the count store) and how many carry all three keys (the entries
 # of their index, `in_category_sort_cited`): edges, keyed. Seconds at 1M works, where reading every
 # edge's properties takes tens.

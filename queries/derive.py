@@ -363,17 +363,20 @@ SET m.data_version = coalesce(m.data_version, 0) + 1, m.loaded_at = datetime()
 RETURN m.data_version AS data_version
 """
 
-# The name keys of the given researchers (same-name buckets to recompute); returns {name_key}.
-TOUCHED_NAME_KEYS: LiteralString = """
+# The name keys of the given researchers that have no SAME_NAME_AS link: new, renamed (the upsert drops a
+# renamed researcher's links, load_nodes.UPSERT_RESEARCHERS), merged into (MERGE_RESEARCHERS), or with no
+# compatible namesake yet; their buckets are the ones a load may change. Returns {name_key}.
+UNLINKED_NAME_KEYS: LiteralString = """
 UNWIND $ids AS rid
-MATCH (r:Researcher {id: rid}) WHERE r.name_key IS NOT NULL AND r.name_key <> ''
+MATCH (r:Researcher {id: rid})
+WHERE r.name_key IS NOT NULL AND r.name_key <> '' AND NOT EXISTS { (r)-[:SAME_NAME_AS]-() }
 RETURN DISTINCT r.name_key AS name_key
 """
 
 # The people (is_person, a name) in each given same-name bucket, at most $cap + 1 per bucket (one
 # more than a linked bucket may hold, so a bucket too large to link is never read whole), each with
-# its numbers of SAME_NAME_AS and COAUTHORED_WITH edges (the degree store answers both); one row per
-# bucket: {name_key, people: [{id, name, links, ties}]}.
+# its number of SAME_NAME_AS edges (the degree store answers it); one row per bucket:
+# {name_key, people: [{id, name, links}]}.
 NAME_BUCKETS: LiteralString = """
 UNWIND $keys AS key
 CALL (key) {
@@ -381,9 +384,7 @@ CALL (key) {
   WHERE coalesce(r.is_person, true) AND r.name IS NOT NULL AND r.name <> ''
   RETURN r LIMIT $cap + 1
 }
-WITH key, collect({
-  id: r.id, name: r.name, links: COUNT { (r)-[:SAME_NAME_AS]-() }, ties: COUNT { (r)-[:COAUTHORED_WITH]-() }
-}) AS people
+WITH key, collect({id: r.id, name: r.name, links: COUNT { (r)-[:SAME_NAME_AS]-() }}) AS people
 RETURN key AS name_key, people
 """
 
@@ -395,73 +396,10 @@ MATCH (:Researcher {name_key: key})-[s:SAME_NAME_AS]-()
 DELETE s
 """
 
-# Drops every SAME_NAME_AS edge of the given researchers; returns nothing.
-CLEAR_SAME_NAME: LiteralString = """
-UNWIND $ids AS rid
-MATCH (:Researcher {id: rid})-[s:SAME_NAME_AS]-()
-DELETE s
-"""
-
-# What a same-name pair's evidence is computed from (loaders/derived.same_name_rows), per given
-# researcher: {id, name_key, coauthors, institutions, papers (ids), first_year, last_year}.
-SAME_NAME_FACTS: LiteralString = """
-UNWIND $ids AS rid
-MATCH (r:Researcher {id: rid})
-CALL (r) {
-  OPTIONAL MATCH (r)-[:AUTHORED]->(p:Paper)
-  RETURN collect(p.id) AS papers, min(p.year) AS first_year, max(p.year) AS last_year
-}
-RETURN r.id AS id, r.name_key AS name_key, papers, first_year, last_year,
-       COLLECT { MATCH (r)-[:COAUTHORED_WITH]-(c:Researcher) RETURN c.id } AS coauthors,
-       COLLECT { MATCH (r)-[:AFFILIATED_WITH]->(i:Institution) RETURN i.id } AS institutions
-"""
-
-# The facts of a prolific researcher whose ties and papers are not read (loaders/derived.counted_by_key):
-# {id, name_key, institutions}.
-SAME_NAME_HUB_FACTS: LiteralString = """
-UNWIND $ids AS rid
-MATCH (r:Researcher {id: rid})
-RETURN r.id AS id, r.name_key AS name_key,
-       COLLECT { MATCH (r)-[:AFFILIATED_WITH]->(i:Institution) RETURN i.id } AS institutions
-"""
-
-# Each row {a, b, hub, keys, papers, first, last} is a same-name pair of a prolific researcher (`hub`,
-# loaders/derived.counted_by_key) and a read one, counted from the read end: how many of `keys` (the hub's
-# pair keys with the read one's co-authors) exist, one index seek each; how many of `papers` (the read
-# one's) the hub authored; and the hub's first and last year as far as the read one's span
-# (`first`..`last`) needs them: `first` itself when the hub has a paper that early (the first such paper
-# answers), else its first year; the same for `last`. Returns {a, b, hub, coauthors, papers, first_year,
-# last_year}.
-SAME_NAME_HUB_PAIRS: LiteralString = """
-UNWIND $rows AS row
-MATCH (x:Researcher {id: row.hub})
-WITH row, x,
-     CASE WHEN row.first IS NULL THEN false
-          ELSE EXISTS { (x)-[:AUTHORED]->(p:Paper) WHERE p.year <= row.first } END AS reaches_first,
-     CASE WHEN row.last IS NULL THEN false
-          ELSE EXISTS { (x)-[:AUTHORED]->(p:Paper) WHERE p.year >= row.last } END AS reaches_last
-CALL (x, row, reaches_first, reaches_last) {
-  WITH x WHERE row.first IS NOT NULL AND NOT (reaches_first AND reaches_last)
-  MATCH (x)-[:AUTHORED]->(p:Paper)
-  RETURN min(p.year) AS earliest, max(p.year) AS latest
-}
-RETURN row.a AS a, row.b AS b, row.hub AS hub,
-       COUNT {
-         UNWIND row.keys AS key
-         MATCH ()-[t:COAUTHORED_WITH {pair: key}]->()
-         USING INDEX SEEK t:COAUTHORED_WITH(pair)
-       } AS coauthors,
-       COUNT { UNWIND row.papers AS pid MATCH (p:Paper {id: pid}) WHERE EXISTS { (p)<-[:AUTHORED]-(x) } } AS papers,
-       CASE WHEN reaches_first THEN row.first ELSE earliest END AS first_year,
-       CASE WHEN reaches_last THEN row.last ELSE latest END AS last_year
-"""
-
-# Links each row {a, b, shared_coauthors, shared_institutions, overlapping_years, evidence} (a < b)
-# as same-name candidates with the evidence that would support a merge; returns nothing.
+# Links each row {a, b} (a < b) as same-name candidates; the link holds nothing: what supports it is
+# counted when it is read (read_researchers.SAME_NAME_EVIDENCE). Returns nothing.
 WRITE_SAME_NAME: LiteralString = """
 UNWIND $rows AS row
 MATCH (a:Researcher {id: row.a}), (b:Researcher {id: row.b})
-MERGE (a)-[s:SAME_NAME_AS]->(b)
-SET s.shared_coauthors = row.shared_coauthors, s.shared_institutions = row.shared_institutions,
-    s.overlapping_years = row.overlapping_years, s.evidence = row.evidence
+MERGE (a)-[:SAME_NAME_AS]->(b)
 """

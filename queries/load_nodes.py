@@ -105,6 +105,10 @@ MERGE_RESEARCHERS: LiteralString = (
 UNWIND $merges AS m
 MATCH (l:Researcher {id: m.loser}), (s:Researcher {id: m.survivor})
 WITH l, s, COLLECT { MATCH (l)-[:COAUTHORED_WITH|SAME_NAME_AS]-(b:Researcher) RETURN b.id } AS touched
+CALL (s) {  // the survivor may take the loser's name: it is linked again (derive.UNLINKED_NAME_KEYS)
+  MATCH (s)-[x:SAME_NAME_AS]-()
+  DELETE x
+}
 CALL (l, s) {
   MATCH (l)-[r:AUTHORED]->(p:Paper)
   MERGE (s)-[r2:AUTHORED]->(p)
@@ -178,11 +182,17 @@ RETURN DISTINCT p.id AS paper
 # with (`prop_ranks`: sorted `name=rank` strings), so it holds the highest-ranked value any row gave.
 # Returns {i, won}: the sources whose row is (now) their newest, so their owned edges apply.
 
-_UPSERT_BODY: LiteralString = """
+# What a researcher's SAME_NAME_AS links depend on of its own node, nulls made comparable.
+_NAMED: LiteralString = "[coalesce(n.name, ''), coalesce(n.name_key, ''), coalesce(n.is_person, true)]"
+
+_UPSERT_BODY: LiteralString = (
+    """
 WITH n, row, coalesce(n.prop_ranks, []) AS ranks,
      [src IN row.sources WHERE n[src.rank_property] IS NULL OR src.source_rank >= n[src.rank_property]
-      | src.source] AS won
-WITH n, row, ranks, won,
+      | src.source] AS won, """
+    + _NAMED
+    + """ AS named
+WITH n, row, ranks, won, named,
      [k IN keys(row.props) WHERE none(x IN ranks WHERE x STARTS WITH k + '=' AND x > k + '=' + row.ranks[k])] AS take
 SET n += row.keys, n.aliases = row.aliases,
     n.prop_ranks = COLLECT { UNWIND [x IN ranks WHERE none(k IN take WHERE x STARTS WITH k + '=')]
@@ -195,6 +205,7 @@ FOREACH (k IN take | SET n[k] = row.props[k])
 FOREACH (_ IN CASE WHEN row.alt_names IS NULL THEN [] ELSE [1] END |
   SET n.alt_names = COLLECT { UNWIND coalesce(n.alt_names, []) + row.alt_names AS x RETURN DISTINCT x ORDER BY x })
 """
+)
 
 UPSERT_PAPERS: LiteralString = (
     "UNWIND $rows AS row MERGE (n:Paper {id: row.id})"
@@ -210,6 +221,12 @@ UPSERT_RESEARCHERS: LiteralString = (
     "UNWIND $rows AS row MERGE (n:Researcher {id: row.id})"
     + _UPSERT_BODY
     + "SET n.alt_names_text = reduce(s = '', x IN coalesce(n.alt_names, []) | s + x + ' ')\n"
+    # a researcher whose name, name key or person flag changed loses its same-name links in the same
+    # transaction; the load links its bucket again (derive.UNLINKED_NAME_KEYS), even after an interruption
+    + "WITH n, row, won, named\n"
+    + "CALL (n, named) {\n  WITH n WHERE named <> "
+    + _NAMED
+    + "\n  MATCH (n)-[s:SAME_NAME_AS]-() DELETE s\n}\n"
     + "RETURN row.i AS i, won"
 )
 

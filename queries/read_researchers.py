@@ -127,12 +127,66 @@ ORDER BY id, coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
 """
 )
 
-# Researchers sharing each researcher's name key, linked by SAME_NAME_AS (DataLoader): id, researcher, evidence.
-RESEARCHER_SAME_NAME: LiteralString = lean("""
+# What supports a SAME_NAME_AS link, counted when it is read (graph/MODEL.md "Same-name evidence"), so it
+# is never stale and a load does not revisit the links of researchers it adds papers to. A fragment: given
+# `r` and the span of its papers' years (`r_first`, `r_last`) and `o`, a researcher linked to it, it adds
+# `evidence`, the lines of the numbers that are not zero, in this order: the name key; co-authors both are
+# COAUTHORED_WITH (counted from the end with fewer ties, one expand-into each); institutions both are
+# AFFILIATED_WITH; years both spans hold; papers both authored (counted from the end with fewer papers,
+# papers above the pair-edge limit included).
+SAME_NAME_EVIDENCE: LiteralString = """
+CALL (r, o, r_first, r_last) {
+  WITH r, o, r_first, r_last,
+       COUNT { (r)-[:COAUTHORED_WITH]-() } <= COUNT { (o)-[:COAUTHORED_WITH]-() } AS r_fewer_ties,
+       COUNT { (r)-[:AUTHORED]->() } <= COUNT { (o)-[:AUTHORED]->() } AS r_fewer_papers
+  WITH r, o, r_first, r_last,
+       CASE WHEN r_fewer_ties THEN r ELSE o END AS tie_light, CASE WHEN r_fewer_ties THEN o ELSE r END AS tie_heavy,
+       CASE WHEN r_fewer_papers THEN r ELSE o END AS paper_light,
+       CASE WHEN r_fewer_papers THEN o ELSE r END AS paper_heavy
+  CALL (o) {
+    OPTIONAL MATCH (o)-[:AUTHORED]->(p:Paper)
+    RETURN min(p.year) AS o_first, max(p.year) AS o_last
+  }
+  WITH r, o,
+       COUNT { MATCH (tie_light)-[:COAUTHORED_WITH]-(c:Researcher) WHERE EXISTS { (c)-[:COAUTHORED_WITH]-(tie_heavy) }
+               RETURN DISTINCT c } AS coauthors,
+       COUNT { MATCH (r)-[:AFFILIATED_WITH]->(i:Institution) WHERE EXISTS { (i)<-[:AFFILIATED_WITH]-(o) }
+               RETURN DISTINCT i } AS institutions,
+       CASE WHEN r_first IS NULL OR o_first IS NULL THEN 0
+            ELSE (CASE WHEN r_last < o_last THEN r_last ELSE o_last END)
+                 - (CASE WHEN r_first > o_first THEN r_first ELSE o_first END) + 1 END AS overlap,
+       COUNT { MATCH (paper_light)-[:AUTHORED]->(p:Paper) WHERE EXISTS { (p)<-[:AUTHORED]-(paper_heavy) }
+               RETURN DISTINCT p } AS papers
+  RETURN ['same name key: ' + r.name_key]
+         + CASE WHEN coauthors > 0 THEN ['shared co-authors: ' + toString(coauthors)] ELSE [] END
+         + CASE WHEN institutions > 0 THEN ['shared institutions: ' + toString(institutions)] ELSE [] END
+         + CASE WHEN overlap > 0 THEN ['overlapping years: ' + toString(overlap)] ELSE [] END
+         + CASE WHEN papers > 0 THEN ['listed together on ' + toString(papers) + ' paper(s)'] ELSE [] END AS evidence
+}
+"""
+
+# The span of years of `r`'s papers when it has a SAME_NAME_AS link (r_first, r_last): read once per
+# researcher for SAME_NAME_EVIDENCE.
+_SAME_NAME_SPAN: LiteralString = """
+CALL (r) {
+  WITH r WHERE EXISTS { (r)-[:SAME_NAME_AS]-() }
+  MATCH (r)-[:AUTHORED]->(p:Paper)
+  RETURN min(p.year) AS r_first, max(p.year) AS r_last
+}
+"""
+
+# Researchers sharing each researcher's name key, linked by SAME_NAME_AS, with the evidence
+# (SAME_NAME_EVIDENCE; DataLoader): id, researcher, evidence.
+RESEARCHER_SAME_NAME: LiteralString = lean(
+    """
 UNWIND $ids AS rid
-MATCH (:Researcher {id: rid})-[s:SAME_NAME_AS]-(o:Researcher)
-RETURN rid AS id, o {.*} AS researcher, coalesce(s.evidence, []) AS evidence ORDER BY id, o.name, o.id
-""")
+MATCH (r:Researcher {id: rid})"""
+    + _SAME_NAME_SPAN
+    + """MATCH (r)-[:SAME_NAME_AS]-(o:Researcher)"""
+    + SAME_NAME_EVIDENCE
+    + """RETURN rid AS id, o {.*} AS researcher, evidence ORDER BY id, o.name, o.id
+"""
+)
 
 # The most cited paper of many researchers, ties to the newest (DataLoader): id, node.
 MOST_CITED_PAPER: LiteralString = lean("""
@@ -238,10 +292,11 @@ _PROFILE_PARTS: dict[str, tuple[LiteralString, LiteralString]] = {
     "same_name": (
         _part(
             "WITH r WHERE $want.same_name",
-            """
-  MATCH (r)-[s:SAME_NAME_AS]-(o:Researcher)
-  WITH o, s ORDER BY o.name, o.id
-  RETURN collect({researcher: o {.*}, evidence: coalesce(s.evidence, [])}) AS same_name
+            _SAME_NAME_SPAN
+            + "  MATCH (r)-[:SAME_NAME_AS]-(o:Researcher)"
+            + SAME_NAME_EVIDENCE
+            + """  WITH o, evidence ORDER BY o.name, o.id
+  RETURN collect({researcher: o {.*}, evidence: evidence}) AS same_name
 """,
         ),
         "same_name",

@@ -390,67 +390,11 @@ CREATE OR REPLACE TABLE same_name_compatible AS
 SELECT a_name, b_name, names_compatible(a_name, b_name) AS ok FROM (SELECT DISTINCT a_name, b_name FROM same_name_pairs)
 """
 
-# The candidates: pairs whose names are compatible.
-SAME_NAME_CANDIDATES = """
-CREATE OR REPLACE TABLE same_name_candidates AS
-SELECT p.sid, p.eid, p.name_key FROM same_name_pairs p JOIN same_name_compatible c USING (a_name, b_name) WHERE c.ok
-"""
-
-# Co-authors each candidate pair shares.
-SAME_NAME_COAUTHORS = """
-CREATE OR REPLACE TABLE same_name_coauthors AS
-WITH nb AS (SELECT sid AS r, eid AS c FROM edge_COAUTHORED_WITH UNION ALL SELECT eid, sid FROM edge_COAUTHORED_WITH)
-SELECT x.sid, x.eid, count(DISTINCT n1.c) AS n FROM same_name_candidates x JOIN nb n1 ON n1.r = x.sid
-JOIN nb n2 ON n2.r = x.eid AND n2.c = n1.c GROUP BY x.sid, x.eid
-"""
-
-# The authorships of papers of more than $max_authors authors (those COAUTHORED_WITH leaves out).
-SAME_NAME_CROWDED = """
-CREATE OR REPLACE TABLE same_name_crowded AS
-SELECT rid, pid FROM au WHERE pid IN (SELECT pid FROM au GROUP BY pid HAVING count(*) > $max_authors)
-"""
-
-# Papers each candidate pair is listed on together: their COAUTHORED_WITH weight (the papers of at most
-# $max_authors authors they share) plus the larger papers they share (~2 s at 1M; joining every
-# candidate to all its authorships took 17 s, and the crowded authorships as a CTE 78 s: DuckDB joined
-# them to themselves first).
-SAME_NAME_PAPERS = """
-CREATE OR REPLACE TABLE same_name_papers AS
-SELECT sid, eid, sum(n) AS n FROM (
-  SELECT x.sid, x.eid, c.weight AS n FROM same_name_candidates x JOIN edge_COAUTHORED_WITH c USING (sid, eid)
-  UNION ALL
-  SELECT x.sid, x.eid, count(*) AS n FROM same_name_candidates x JOIN same_name_crowded a1 ON a1.rid = x.sid
-  JOIN same_name_crowded a2 ON a2.rid = x.eid AND a2.pid = a1.pid GROUP BY x.sid, x.eid
-) GROUP BY sid, eid
-"""
-
-# The candidates with derive.py's evidence.
+# The links: pairs whose names are compatible. A link holds nothing more: its evidence is counted when it
+# is read (queries/read_researchers.SAME_NAME_EVIDENCE).
 SAME_NAME = """
 CREATE OR REPLACE TABLE edge_SAME_NAME_AS AS
-WITH inst AS (
-  SELECT x.sid, x.eid, count(DISTINCT i1.eid) AS n FROM same_name_candidates x
-  JOIN edge_AFFILIATED_WITH i1 ON i1.sid = x.sid
-  JOIN edge_AFFILIATED_WITH i2 ON i2.sid = x.eid AND i2.eid = i1.eid GROUP BY x.sid, x.eid
-), span AS (
-  SELECT rid, min(year) AS y0, max(year) AS y1 FROM au GROUP BY rid
-), ev AS (
-  SELECT x.sid, x.eid, x.name_key, coalesce(co.n, 0) AS coauthors, coalesce(inst.n, 0) AS institutions,
-         coalesce(shared.n, 0) AS papers,
-         CASE WHEN sa.y0 IS NULL OR sb.y0 IS NULL THEN 0
-              ELSE greatest(0, least(sa.y1, sb.y1) - greatest(sa.y0, sb.y0) + 1) END AS overlap
-  FROM same_name_candidates x LEFT JOIN same_name_coauthors co USING (sid, eid) LEFT JOIN inst USING (sid, eid)
-  LEFT JOIN same_name_papers shared USING (sid, eid)
-  LEFT JOIN span sa ON sa.rid = x.sid LEFT JOIN span sb ON sb.rid = x.eid
-)
-SELECT sid, eid, coauthors AS shared_coauthors, institutions AS shared_institutions, overlap AS overlapping_years,
-       list_filter([
-         'same name key: ' || name_key,
-         CASE WHEN coauthors > 0 THEN 'shared co-authors: ' || coauthors END,
-         CASE WHEN institutions > 0 THEN 'shared institutions: ' || institutions END,
-         CASE WHEN overlap > 0 THEN 'overlapping years: ' || overlap END,
-         CASE WHEN papers > 0 THEN 'listed together on ' || papers || ' paper(s)' END
-       ], lambda e: e IS NOT NULL) AS evidence
-FROM ev
+SELECT p.sid, p.eid FROM same_name_pairs p JOIN same_name_compatible c USING (a_name, b_name) WHERE c.ok
 """
 
 # Ref nodes: every reference key an edge points at, with the key's property.

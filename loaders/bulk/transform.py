@@ -283,16 +283,12 @@ def derived(t: Transform, max_authors: int, same_name_cap: int, top_ties: int) -
     t.run(sql.TOP_TIES, top_ties=top_ties)
     t.run(sql.STATED)
     t.run(sql.AFFILIATED)
-    same_name(t, max_authors, same_name_cap)
+    same_name(t, same_name_cap)
     t.run(sql.REFS)
 
 
-def same_name(t: Transform, max_authors: int, same_name_cap: int) -> None:
-    """SAME_NAME_AS with its evidence, from props_Researcher, `au`, COAUTHORED_WITH and AFFILIATED_WITH."""
+def same_name(t: Transform, same_name_cap: int) -> None:
+    """SAME_NAME_AS, from props_Researcher: the compatible people of each bucket of at most `same_name_cap`."""
     t.run(sql.SAME_NAME_PAIRS, cap=same_name_cap)
     t.run(sql.SAME_NAME_COMPATIBLE)
-    t.run(sql.SAME_NAME_CANDIDATES)
-    t.run(sql.SAME_NAME_COAUTHORS)
-    t.run(sql.SAME_NAME_CROWDED, max_authors=max_authors)
-    t.run(sql.SAME_NAME_PAPERS)
     t.run(sql.SAME_NAME)

@@ -28,11 +28,16 @@ def test_migrate_is_idempotent_and_creates_every_constraint(driver: Driver, sett
 
 def test_migrate_says_each_step_and_backfills_what_an_older_load_lacks(driver: Driver) -> None:
     """A paper loaded without its sort keys or category ids (as by an older Weft) gets them, its category
-    edge its keys; a second run writes nothing; each step is said with what it wrote."""
+    edge its keys; a same-name link loses the counts an older Weft stored on it; a second run writes
+    nothing; each step is said with what it wrote."""
     assert runner.invoke(app, ["migrate"]).exit_code == 0  # whatever the database held before
     driver.execute_query(
         "CREATE (:Paper {id: 'p-migrate-1', cited_by_count: 3, year: 2020})"
         "-[:IN_CATEGORY]->(:Category {id: 'c-migrate-1'})"
+    )
+    driver.execute_query(
+        "CREATE (:Researcher {id: 'r-migrate-1'})-[:SAME_NAME_AS {evidence: ['same name key: x'], "
+        "shared_coauthors: 0, shared_institutions: 0, overlapping_years: 2}]->(:Researcher {id: 'r-migrate-2'})"
     )
     first = runner.invoke(app, ["migrate"])
     assert first.exit_code == 0, first.output
@@ -41,6 +46,9 @@ def test_migrate_says_each_step_and_backfills_what_an_older_load_lacks(driver: D
     assert "papers' category ids: 1 property backfilled" in first.output
     assert "category edges' keys: 0 properties backfilled" in first.output  # set with the sort keys
     assert "co-author pair keys: 0 properties backfilled" in first.output  # the constraint stands
+    assert "same-name links' stored counts: 4 properties backfilled" in first.output
+    link = "MATCH (:Researcher {id: 'r-migrate-1'})-[s:SAME_NAME_AS]->() RETURN properties(s) AS s"
+    assert [r["s"] for r in driver.execute_query(link).records] == [{}]
     records, _, _ = driver.execute_query(
         "MATCH (p:Paper {id: 'p-migrate-1'})-[r:IN_CATEGORY]->() "
         "RETURN p.sort_cited AS cited, p.sort_date AS date, p.category_ids AS ids, r {.*} AS edge"
@@ -48,8 +56,10 @@ def test_migrate_says_each_step_and_backfills_what_an_older_load_lacks(driver: D
     assert (records[0]["cited"], records[0]["date"], records[0]["ids"]) == (3, "2020", ["c-migrate-1"])
     assert records[0]["edge"] == {"category": "c-migrate-1", "sort_cited": 3, "sort_date": "2020"}
     second = runner.invoke(app, ["migrate"])
-    assert second.output.count(": 0 properties backfilled") == 4, second.output
-    driver.execute_query("MATCH (n) WHERE n.id IN ['p-migrate-1', 'c-migrate-1'] DETACH DELETE n")
+    assert second.output.count(": 0 properties backfilled") == 5, second.output
+    driver.execute_query(
+        "MATCH (n) WHERE n.id IN ['p-migrate-1', 'c-migrate-1', 'r-migrate-1', 'r-migrate-2'] DETACH DELETE n"
+    )
 
 
 def _backfilled(driver: Driver) -> int | None:

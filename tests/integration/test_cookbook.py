@@ -20,11 +20,13 @@ from typer.testing import CliRunner
 from tests.conftest import shared_path
 from weft.graph.network_scores import compute_and_store
 from weft.graph.settings import PROJECT_ROOT, Settings
+from weft.queries import read_researchers
 from weft.server.cli import app as cli_app
 from weft.server.cli.analysis import ReadResult, run_read
 
 COOKBOOK = PROJECT_ROOT / "queries" / "cookbook.md"
 BUTCHER, RITSOS = "A5032473237", "A5065371627"
+LOOKUP = "MATCH (r:Researcher {openalex_id: $openalex_id}) RETURN r.id AS id"
 _SECTION = re.compile(r"^## (\d+)\. (.+?)\n(.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
 _BLOCK = re.compile(r"```cypher\n(.*?)```", re.DOTALL)
 
@@ -127,3 +129,20 @@ def test_weft_cypher_runs_a_recipe_as_json(graph: Driver) -> None:
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     assert len(rows) == 3 and rows[0]["openalex_id"] == RITSOS and rows[0]["shared_papers"] == 15
+
+
+def test_the_same_name_recipe_counts_what_the_api_says(graph: Driver, settings: Settings) -> None:
+    """Recipe 16's numbers are the API's evidence lines (read_researchers.SAME_NAME_EVIDENCE), link by link."""
+    by_title = {title.split(". ", 1)[1]: (cypher, params) for title, cypher, params in RECIPES}
+    cypher, params = by_title["The evidence behind a researcher's same-name links"]
+    result = run(graph, settings, cypher, params)
+    found = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+    [rid] = [r["id"] for r in graph.execute_query(LOOKUP, openalex_id=params["openalex_id"], routing_="r").records]
+    api = {r["researcher"]["id"]: r for r in graph.execute_query(read_researchers.RESEARCHER_SAME_NAME, ids=[rid])[0]}
+    assert found and {row["namesake"] for row in found} == set(api)
+    for row in found:
+        lines = [f"shared co-authors: {row['shared_coauthors']}", f"shared institutions: {row['shared_institutions']}"]
+        lines += [f"overlapping years: {row['overlapping_years']}"]
+        lines += [f"listed together on {row['papers_together']} paper(s)"]
+        evidence = api[row["namesake"]]["evidence"]
+        assert evidence[1:] == [line for line in lines if not line.endswith((": 0", " 0 paper(s)"))]

@@ -20,6 +20,7 @@ from tests.conftest import shared_path
 from weft.graph.migrate import reset
 from weft.loaders.derived import PairLimits
 from weft.loaders.run import load_paths
+from weft.queries import read_researchers
 
 MEARMAN_WORKS = ("openalex", "works", "academic_explorer_author_A5017898742_works.json")  # 9 works, 1-11 authors
 MAX_AUTHORS = 5
@@ -184,6 +185,13 @@ def _work(template: dict, wid: str, year: int, updated: str, authors: list[tuple
     return work
 
 
+def _same_name(driver: Driver, openalex_id: str) -> dict[str, list[str]]:
+    """{OpenAlex id: evidence} of the researcher's same-name links, as the API reads them."""
+    [rid] = [r["id"] for r in _rows(driver, f"MATCH (r:Researcher {{openalex_id: '{openalex_id}'}}) RETURN r.id AS id")]
+    records, _, _ = driver.execute_query(read_researchers.RESEARCHER_SAME_NAME, ids=[rid], routing_="r")
+    return {r["researcher"]["openalex_id"]: r["evidence"] for r in records}
+
+
 def test_a_researcher_renamed_by_a_newer_paper_loses_the_links_its_new_name_breaks(
     driver: Driver, tmp_path: Path
 ) -> None:
@@ -204,18 +212,29 @@ def test_a_researcher_renamed_by_a_newer_paper_loses_the_links_its_new_name_brea
             [("A9000000002", "Wei Zhang"), ("A9000000003", "Co Author")],
         ),
     ]
+    growing = [
+        _work(
+            template,
+            "W9000000003",
+            2001,
+            "2020-01-01T00:00:00",
+            [("A9000000002", "Wei Zhang"), ("A9000000005", "Another Author")],
+        )
+    ]
     # a newer paper names A9000000001 "Wen Zhang": same name key, no longer compatible with "Wei Zhang"
     renaming = [_work(template, "W9000000004", 2003, "2099-01-01T00:00:00", [("A9000000001", "Wen Zhang")])]
     reset(driver, "neo4j")
     load_paths(driver, [_works_file(tmp_path / "first.json", first)], source="openalex")
-    links = "MATCH (a:Researcher)-[s:SAME_NAME_AS]->(b) RETURN a.name AS a, b.name AS b, s.evidence AS evidence"
-    assert _rows(driver, links) == [
-        {
-            "a": "Wei Zhang",
-            "b": "Wei Zhang",
-            "evidence": ["same name key: zhang w", "shared co-authors: 1"],
-        }
-    ]
+    links = "MATCH (a:Researcher)-[s:SAME_NAME_AS]->(b) RETURN a.name AS a, b.name AS b, elementId(s) AS link"
+    [link] = _rows(driver, links)
+    assert (link["a"], link["b"]) == ("Wei Zhang", "Wei Zhang")
+    assert _same_name(driver, "A9000000001") == {"A9000000002": ["same name key: zhang w", "shared co-authors: 1"]}
+    # a paper for A9000000002 in 2001 keeps the link as it is (a link holds no count): the evidence read grows
+    load_paths(driver, [_works_file(tmp_path / "grown.json", growing)], source="openalex")
+    assert _rows(driver, links) == [link]
+    assert _same_name(driver, "A9000000001") == {
+        "A9000000002": ["same name key: zhang w", "shared co-authors: 1", "overlapping years: 1"]
+    }
     load_paths(driver, [_works_file(tmp_path / "renaming.json", renaming)], source="openalex")
     names = _rows(driver, "MATCH (r:Researcher {openalex_id: 'A9000000001'}) RETURN r.name AS name")
     assert names == [{"name": "Wen Zhang"}]

@@ -14,6 +14,7 @@ from tests.integration.test_load_arxiv import graph_state
 from weft.graph.migrate import counts, reset
 from weft.graph.settings import Settings
 from weft.loaders.run import load_paths
+from weft.queries import read_researchers
 
 
 def graph_api(name: str) -> Path:
@@ -111,27 +112,28 @@ def test_two_a_turing_ids_stay_two_researchers_linked_as_same_name(loaded: Drive
     def slots(p: dict) -> list[str]:
         return [a["authorId"] or f"{p['paperId']}#{rank}" for rank, a in enumerate(p["authors"])]
 
-    def profile(author_id: str) -> tuple[set[str], list[int]]:
+    def profile(author_id: str) -> tuple[set[str], list[int], set[str]]:
         papers = [p for p in raw.values() if author_id in slots(p)]
         coauthors = {c for p in papers for c in slots(p)} - {author_id}
-        return coauthors, [p["year"] for p in papers if p["year"]]
+        return coauthors, [p["year"] for p in papers if p["year"]], {p["paperId"] for p in papers}
 
-    (co_a, years_a), (co_b, years_b) = profile("2262347"), profile("2079681794")
+    (co_a, years_a, papers_a), (co_b, years_b, papers_b) = profile("2262347"), profile("2079681794")
     overlap = max(0, min(max(years_a), max(years_b)) - max(min(years_a), min(years_b)) + 1)
+    shared, together = len(co_a & co_b - {"2262347", "2079681794"}), len(papers_a & papers_b)
     rows, _, _ = loaded.execute_query(
         "MATCH (r:Researcher) WHERE r.s2_id IN ['2262347', '2079681794'] RETURN r.id AS id, r.name_key AS key",
         database_=settings.neo4j_database,
     )
     assert len({r["id"] for r in rows}) == 2 and {r["key"] for r in rows} == {"turing a"}
-    link = one(
-        loaded,
-        settings,
-        "MATCH (a:Researcher {s2_id: '2262347'})-[s:SAME_NAME_AS]-(b:Researcher {s2_id: '2079681794'}) RETURN s",
-    )["s"]
-    assert link["shared_coauthors"] == len(co_a & co_b)
-    assert link["overlapping_years"] == overlap
-    assert link["shared_institutions"] == 0
-    assert "same name key: turing a" in link["evidence"]
+    a, b = (r["id"] for r in rows)
+    links = loaded.execute_query(read_researchers.RESEARCHER_SAME_NAME, ids=[a], database_=settings.neo4j_database)
+    [link] = [r for r in links.records if r["researcher"]["id"] == b]
+    assert link["evidence"] == (
+        ["same name key: turing a"]
+        + ([f"shared co-authors: {shared}"] if shared else [])
+        + ([f"overlapping years: {overlap}"] if overlap else [])
+        + ([f"listed together on {together} paper(s)"] if together else [])
+    )
 
 
 def test_reload_and_reverse_order_change_nothing(loaded: Driver, settings: Settings) -> None:

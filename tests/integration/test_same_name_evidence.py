@@ -1,14 +1,13 @@
-"""Same-name evidence as the online loader derives it on the real server: overlap needs both researchers' years;
-what a prolific group-mate shares with a newcomer is counted from the newcomer's end, without reading its ties
-or papers, and comes out as if both had been read."""
+"""Same-name evidence as a read counts it (queries/read_researchers.SAME_NAME_EVIDENCE) on the real server:
+overlap needs both researchers' years; what a prolific group-mate shares with a newcomer comes out the same
+from either end; papers above the pair-edge limit count as papers together though they make no tie."""
 
 from __future__ import annotations
 
 from neo4j import Driver
 
-from tests.integration.test_coauthor_pairs import _profiled
-from weft.loaders.derived import counted_by_key, recompute
-from weft.queries import derive
+from weft.loaders.derived import PairLimits, recompute
+from weft.queries import read_researchers
 
 GRAPH = """
 CREATE (a:Researcher {id: 'r-undated', name: 'Wei Zhang', name_key: 'zhang w'}),
@@ -22,26 +21,24 @@ CREATE (a:Researcher {id: 'r-undated', name: 'Wei Zhang', name_key: 'zhang w'}),
 """
 
 
-def _evidence(driver: Driver, a: str, b: str) -> dict:
-    records, _, _ = driver.execute_query(
-        "MATCH (:Researcher {id: $a})-[s:SAME_NAME_AS]->(:Researcher {id: $b}) RETURN properties(s) AS s",
-        a=a,
-        b=b,
-    )
-    return records[0]["s"]
+def _evidence(driver: Driver, rid: str) -> dict[str, list[str]]:
+    """{linked researcher id: evidence} of `rid`'s SAME_NAME_AS links, as the API reads them."""
+    records, _, _ = driver.execute_query(read_researchers.RESEARCHER_SAME_NAME, ids=[rid], routing_="r")
+    return {r["researcher"]["id"]: r["evidence"] for r in records}
 
 
 def test_overlapping_years_count_only_years_both_were_active(driver: Driver) -> None:
+    driver.execute_query("MATCH (n) DETACH DELETE n")
     driver.execute_query(GRAPH)
     recompute(driver, "neo4j", papers=set(), researchers={"r-undated", "r-dated", "r-later"})
 
-    undated = _evidence(driver, "r-dated", "r-undated")
-    assert undated["overlapping_years"] == 0
-    assert not any(e.startswith("overlapping years") for e in undated["evidence"])
-
-    dated = _evidence(driver, "r-dated", "r-later")
-    assert dated["overlapping_years"] == len(range(2018, 2020 + 1))
-    assert "overlapping years: 3" in dated["evidence"]
+    seen = _evidence(driver, "r-dated")
+    assert seen["r-undated"] == ["same name key: zhang w"]  # no year to compare
+    assert seen["r-later"] == ["same name key: zhang w", f"overlapping years: {len(range(2018, 2020 + 1))}"]
+    assert _evidence(driver, "r-undated") == {
+        "r-dated": ["same name key: zhang w"],
+        "r-later": ["same name key: zhang w"],
+    }
 
 
 HUB_GRAPH = """
@@ -57,6 +54,12 @@ CREATE (r)-[:AUTHORED]->(p)
 """
 
 
+def _graph(driver: Driver, people: list[tuple[str, str, str]], papers: list[dict], limits: PairLimits) -> None:
+    driver.execute_query("MATCH (n) DETACH DELETE n")
+    driver.execute_query(HUB_GRAPH, people=people, papers=papers)
+    recompute(driver, "neo4j", papers={p["id"] for p in papers}, researchers={p[0] for p in people}, limits=limits)
+
+
 def _hub_graph(driver: Driver) -> None:
     """'Wei Zhang' (r-hub: 60 co-authors c00..c59, one paper each in 2000..2059) and two newer 'W. Zhang's:
     r-new (papers with c00, c01, x1, x2 in 2030..2033, and one with the hub in 2031) and r-late (papers
@@ -70,46 +73,38 @@ def _hub_graph(driver: Driver) -> None:
     ]
     papers += [{"id": "p-together", "year": 2031, "authors": ["r-hub", "r-new"]}]
     papers += [{"id": f"p-late-{year}", "year": year, "authors": ["r-late", "x3"]} for year in (2058, 2070)]
-    driver.execute_query("MATCH (n) DETACH DELETE n")
-    driver.execute_query(HUB_GRAPH, people=people, papers=papers)
-    recompute(driver, "neo4j", papers={p["id"] for p in papers}, researchers={p[0] for p in people})
+    _graph(driver, people, papers, PairLimits())
 
 
-def test_a_prolific_group_mate_is_compared_from_the_newcomers_side(driver: Driver) -> None:
+def test_a_prolific_group_mates_evidence_is_the_same_from_either_end(driver: Driver) -> None:
     _hub_graph(driver)
-    ties = {
-        r["id"]: r["ties"]
-        for r in driver.execute_query(
-            "MATCH (r:Researcher {name_key: 'zhang w'}) RETURN r.id AS id, COUNT { (r)-[:COAUTHORED_WITH]-() } AS ties"
-        ).records
-    }
-    pairs = [{"a": "r-hub", "b": "r-late"}, {"a": "r-hub", "b": "r-new"}, {"a": "r-late", "b": "r-new"}]
-    assert counted_by_key(pairs, ties) == {"r-hub"}  # 61 ties against 5 + 1: its ties and papers are not read
-
-    recompute(driver, "neo4j", papers=set(), researchers={"r-new", "r-late"})
+    from_hub, from_new, from_late = (_evidence(driver, rid) for rid in ("r-hub", "r-new", "r-late"))
 
     # c00 and c01 shared; both active 2030..2033; one paper together
-    assert _evidence(driver, "r-hub", "r-new")["evidence"] == [
+    assert from_hub["r-new"] == [
         "same name key: zhang w",
         "shared co-authors: 2",
         "overlapping years: 4",
         "listed together on 1 paper(s)",
     ]
-    # r-late's span (2058..2070) outruns the hub's (2000..2059): the hub's last year is read, 2058..2059 shared
-    late = _evidence(driver, "r-hub", "r-late")
-    assert late["evidence"] == ["same name key: zhang w", "overlapping years: 2"]
-    assert (late["shared_coauthors"], late["overlapping_years"]) == (0, 2)
-    assert _evidence(driver, "r-late", "r-new")["evidence"] == ["same name key: zhang w"]
+    assert from_new["r-hub"] == from_hub["r-new"]
+    # r-late's span (2058..2070) outruns the hub's (2000..2059): 2058..2059 shared
+    assert from_hub["r-late"] == from_late["r-hub"] == ["same name key: zhang w", "overlapping years: 2"]
+    assert from_new["r-late"] == from_late["r-new"] == ["same name key: zhang w"]
 
 
-def test_a_prolific_group_mates_pair_is_counted_by_index_seeks(driver: Driver) -> None:
-    _hub_graph(driver)
-    keys = ["c00 r-hub", "c01 r-hub", "r-hub x1", "r-hub x2"]  # r-new's co-authors paired with the hub
-    papers = ["p-new-c00", "p-new-c01", "p-new-x1", "p-new-x2", "p-together"]  # r-new's
-    rows = [{"a": "r-hub", "b": "r-new", "hub": "r-hub", "keys": keys, "papers": papers, "first": 2030, "last": 2033}]
-    plan = _profiled(driver, derive.SAME_NAME_HUB_PAIRS, rows=rows)
-    seeks = [op for op in plan if op.startswith("DirectedRelationshipUniqueIndexSeek ")]
-    assert seeks and all("COAUTHORED_WITH(pair)" in op for op in seeks), plan
-    assert [op for op in plan if "COAUTHORED_WITH" in op and op.startswith(("Expand", "OptionalExpand"))] == []
-    [row] = driver.execute_query(derive.SAME_NAME_HUB_PAIRS, rows=rows).records
-    assert (row["coauthors"], row["papers"], row["first_year"], row["last_year"]) == (2, 1, 2030, 2033)
+def test_papers_above_the_pair_limit_count_as_papers_together(driver: Driver) -> None:
+    """p1's three authors make no tie under a limit of two; r1 and r2 are still listed together on it and
+    on p2 (a tie); x, r2's co-author on p3, is not r1's; 2001..2005 lies within r2's 2001..2010."""
+    people = [("r1", "Ada Lovelace", "lovelace a"), ("r2", "A. Lovelace", "lovelace a")]
+    people += [("x", "C. Babbage", "babbage c")]
+    papers = [
+        {"id": "p1", "year": 2001, "authors": ["r1", "r2", "x"]},
+        {"id": "p2", "year": 2005, "authors": ["r1", "r2"]},
+        {"id": "p3", "year": 2010, "authors": ["r2", "x"]},
+    ]
+    _graph(driver, people, papers, PairLimits(max_authors=2))
+
+    assert _evidence(driver, "r1") == {
+        "r2": ["same name key: lovelace a", "overlapping years: 5", "listed together on 2 paper(s)"]
+    }

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import shared_path
-from weft.loaders.derived import crowded_buckets, same_name_pairs, same_name_rows
+from weft.loaders.derived import crowded_buckets, same_name_pairs
 from weft.loaders.reader import Item, Problem, UnknownFormat, data_files, read_records, sniff
 
 
@@ -137,34 +137,4 @@ def test_same_name_pairs_leave_linked_pairs_alone() -> None:
         {"a": a, "b": b}
         for a, b in itertools.combinations(["r1", "r2", "r3", "r4", "r5"], 2)
         if {a, b} != {"r1", "r5"} and {a, b} != {"r3", "r5"}
-    ]
-
-
-def test_a_prolific_ends_pair_takes_what_was_counted_from_the_other_end() -> None:
-    """A pair with an end whose ties and papers were not read (counted_by_key) takes its shared co-authors
-    and papers from the counts, and that end's years as the count saw them; the institutions, read for
-    both, are compared as for any pair; a pair of two read people is compared from their lists."""
-    pairs = [{"a": "r1", "b": "r2"}, {"a": "r2", "b": "r3"}]
-    hub = {"id": "r1", "name_key": "zhang w", "institutions": ["i1", "i2"]}
-    new = {"id": "r2", "name_key": "zhang w", "institutions": ["i2"], "coauthors": ["c1", "c2"], "papers": ["p1"]}
-    other = {"id": "r3", "name_key": "zhang w", "institutions": [], "coauthors": ["c2"], "papers": ["p1", "p2"]}
-    facts = {
-        "r1": hub,
-        "r2": new | {"first_year": 2020, "last_year": 2024},
-        "r3": other | {"first_year": 2023, "last_year": 2030},
-    }
-    counted = {("r1", "r2"): {"hub": "r1", "coauthors": 2, "papers": 1, "first_year": 2020, "last_year": 2022}}
-    rows = {(row["a"], row["b"]): row for row in same_name_rows(pairs, facts, counted)}
-    assert rows["r1", "r2"]["evidence"] == [
-        "same name key: zhang w",
-        "shared co-authors: 2",
-        "shared institutions: 1",
-        "overlapping years: 3",  # 2020..2022: the hub's span as counted, inside r2's 2020..2024
-        "listed together on 1 paper(s)",
-    ]
-    assert rows["r2", "r3"]["evidence"] == [
-        "same name key: zhang w",
-        "shared co-authors: 1",
-        "overlapping years: 2",
-        "listed together on 1 paper(s)",
     ]
