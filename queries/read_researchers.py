@@ -129,28 +129,46 @@ ORDER BY id, coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
 
 # What supports a SAME_NAME_AS link, counted when it is read (graph/MODEL.md "Same-name evidence"), so it
 # is never stale and a load does not revisit the links of researchers it adds papers to. A fragment: given
-# `r` and the span of its papers' years (`r_first`, `r_last`) and `o`, a researcher linked to it, it adds
-# `evidence`, the lines of the numbers that are not zero, in this order: the name key; co-authors both are
-# COAUTHORED_WITH (counted from the end with fewer ties, one expand-into each); institutions both are
-# AFFILIATED_WITH; years both spans hold; papers both authored (counted from the end with fewer papers,
-# papers above the pair-edge limit included).
+# `r` with what _SAME_NAME_OWN reads of it once (`r_first`, `r_last`, `r_institutions`) and `o`, a
+# researcher linked to it, it adds `evidence`, the lines of the numbers that are not zero, in this order:
+# the name key (of an `o` with more papers than `r`, the years are read only as far as the overlap needs:
+# whether it has a paper as early as `r`'s first and as late as its last, the first such paper answering,
+# its whole span only when not);
+# co-authors both are COAUTHORED_WITH (each tie of the end with fewer ties looked up from the
+# other end by its pair key, one index seek: an expand-into from a prolific end walked thousands of ties
+# per co-author); institutions both are AFFILIATED_WITH; years both spans hold; papers both authored
+# (from the end with fewer papers, papers above the pair-edge limit included).
 SAME_NAME_EVIDENCE: LiteralString = """
-CALL (r, o, r_first, r_last) {
-  WITH r, o, r_first, r_last,
+CALL (r, o, r_first, r_last, r_institutions) {
+  WITH r, o, r_first, r_last, r_institutions,
        COUNT { (r)-[:COAUTHORED_WITH]-() } <= COUNT { (o)-[:COAUTHORED_WITH]-() } AS r_fewer_ties,
        COUNT { (r)-[:AUTHORED]->() } <= COUNT { (o)-[:AUTHORED]->() } AS r_fewer_papers
-  WITH r, o, r_first, r_last,
-       CASE WHEN r_fewer_ties THEN r ELSE o END AS tie_light, CASE WHEN r_fewer_ties THEN o ELSE r END AS tie_heavy,
+  WITH r, o, r_first, r_last, r_institutions,
+       CASE WHEN r_fewer_ties THEN r ELSE o END AS tie_light,
+       CASE WHEN r_fewer_ties THEN o.id ELSE r.id END AS heavy_id,
        CASE WHEN r_fewer_papers THEN r ELSE o END AS paper_light,
        CASE WHEN r_fewer_papers THEN o ELSE r END AS paper_heavy
-  CALL (o) {
-    OPTIONAL MATCH (o)-[:AUTHORED]->(p:Paper)
-    RETURN min(p.year) AS o_first, max(p.year) AS o_last
+  CALL (o, r_first, r_last, paper_light) {
+    WITH o, r_first, r_last, o <> paper_light AND r_first IS NOT NULL AS prolific
+    WITH o, r_first, r_last,
+         prolific AND EXISTS { (o)-[:AUTHORED]->(p:Paper) WHERE p.year <= r_first } AS reaches_first,
+         prolific AND EXISTS { (o)-[:AUTHORED]->(p:Paper) WHERE p.year >= r_last } AS reaches_last
+    OPTIONAL CALL (o, r_first, reaches_first, reaches_last) {
+      WITH o WHERE r_first IS NOT NULL AND NOT (reaches_first AND reaches_last)
+      MATCH (o)-[:AUTHORED]->(p:Paper)
+      RETURN min(p.year) AS earliest, max(p.year) AS latest
+    }
+    RETURN CASE WHEN reaches_first THEN r_first ELSE earliest END AS o_first,
+           CASE WHEN reaches_last THEN r_last ELSE latest END AS o_last
   }
   WITH r, o,
-       COUNT { MATCH (tie_light)-[:COAUTHORED_WITH]-(c:Researcher) WHERE EXISTS { (c)-[:COAUTHORED_WITH]-(tie_heavy) }
-               RETURN DISTINCT c } AS coauthors,
-       COUNT { MATCH (r)-[:AFFILIATED_WITH]->(i:Institution) WHERE EXISTS { (i)<-[:AFFILIATED_WITH]-(o) }
+       COUNT { MATCH (tie_light)-[:COAUTHORED_WITH]-(c:Researcher)
+               WITH DISTINCT c,
+                    CASE WHEN c.id < heavy_id THEN c.id + ' ' + heavy_id ELSE heavy_id + ' ' + c.id END AS key
+               MATCH ()-[t:COAUTHORED_WITH {pair: key}]->()
+               USING INDEX SEEK t:COAUTHORED_WITH(pair)
+               RETURN c } AS coauthors,
+       COUNT { MATCH (o)-[:AFFILIATED_WITH]->(i:Institution) WHERE i.id IN r_institutions
                RETURN DISTINCT i } AS institutions,
        CASE WHEN r_first IS NULL OR o_first IS NULL THEN 0
             ELSE (CASE WHEN r_last < o_last THEN r_last ELSE o_last END)
@@ -165,14 +183,17 @@ CALL (r, o, r_first, r_last) {
 }
 """
 
-# The span of years of `r`'s papers when it has a SAME_NAME_AS link (r_first, r_last): read once per
-# researcher for SAME_NAME_EVIDENCE.
-_SAME_NAME_SPAN: LiteralString = """
+# What SAME_NAME_EVIDENCE reads once of `r` when it has a SAME_NAME_AS link: the span of its papers' years
+# (r_first, r_last) and the ids of the institutions it is AFFILIATED_WITH (r_institutions).
+_SAME_NAME_OWN: LiteralString = """
 CALL (r) {
   WITH r WHERE EXISTS { (r)-[:SAME_NAME_AS]-() }
   MATCH (r)-[:AUTHORED]->(p:Paper)
   RETURN min(p.year) AS r_first, max(p.year) AS r_last
 }
+WITH *, CASE WHEN EXISTS { (r)-[:SAME_NAME_AS]-() }
+            THEN COLLECT { MATCH (r)-[:AFFILIATED_WITH]->(i:Institution) RETURN DISTINCT i.id }
+            ELSE [] END AS r_institutions
 """
 
 # Researchers sharing each researcher's name key, linked by SAME_NAME_AS, with the evidence
@@ -181,7 +202,7 @@ RESEARCHER_SAME_NAME: LiteralString = lean(
     """
 UNWIND $ids AS rid
 MATCH (r:Researcher {id: rid})"""
-    + _SAME_NAME_SPAN
+    + _SAME_NAME_OWN
     + """MATCH (r)-[:SAME_NAME_AS]-(o:Researcher)"""
     + SAME_NAME_EVIDENCE
     + """RETURN rid AS id, o {.*} AS researcher, evidence ORDER BY id, o.name, o.id
@@ -292,7 +313,7 @@ _PROFILE_PARTS: dict[str, tuple[LiteralString, LiteralString]] = {
     "same_name": (
         _part(
             "WITH r WHERE $want.same_name",
-            _SAME_NAME_SPAN
+            _SAME_NAME_OWN
             + "  MATCH (r)-[:SAME_NAME_AS]-(o:Researcher)"
             + SAME_NAME_EVIDENCE
             + """  WITH o, evidence ORDER BY o.name, o.id

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from neo4j import Driver
 
+from tests.integration.test_coauthor_pairs import _profiled
 from weft.loaders.derived import PairLimits, recompute
 from weft.queries import read_researchers
 
@@ -108,3 +109,11 @@ def test_papers_above_the_pair_limit_count_as_papers_together(driver: Driver) ->
     assert _evidence(driver, "r1") == {
         "r2": ["same name key: lovelace a", "overlapping years: 5", "listed together on 2 paper(s)"]
     }
+
+
+def test_shared_coauthors_are_looked_up_by_pair_key_not_walked_from_the_prolific_end(driver: Driver) -> None:
+    _hub_graph(driver)
+    plan = _profiled(driver, read_researchers.RESEARCHER_SAME_NAME, ids=["r-hub"])
+    seeks = [op for op in plan if op.startswith("DirectedRelationshipUniqueIndexSeek ")]
+    assert seeks and all("COAUTHORED_WITH(pair)" in op for op in seeks), plan
+    assert [op for op in plan if "COAUTHORED_WITH" in op and op.startswith("Expand(Into)")] == [], plan
