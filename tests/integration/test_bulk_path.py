@@ -254,6 +254,7 @@ def test_the_build_leaves_the_backfills_nothing_to_do(import_settings: Settings,
         "papers' category ids: 0 properties backfilled",
         "category edges' keys: 0 properties backfilled",
         "co-author pair keys: 0 properties backfilled",
+        "same-name links' stored counts: 0 properties backfilled",
         "heaviest ties (TOP_TIE): 0 researchers refreshed",
     ]
 
