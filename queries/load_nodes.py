@@ -185,14 +185,22 @@ RETURN DISTINCT p.id AS paper
 # What a researcher's SAME_NAME_AS links depend on of its own node, nulls made comparable.
 _NAMED: LiteralString = "[coalesce(n.name, ''), coalesce(n.name_key, ''), coalesce(n.is_person, true)]"
 
-_UPSERT_BODY: LiteralString = (
-    """
+
+def _upsert_body(named: LiteralString | None = None) -> LiteralString:
+    """The upsert after its MERGE; with `named` (an expression over `n`), its value before any SET is carried
+    on as `named`."""
+    before: LiteralString = "" if named is None else ", " + named + " AS named"
+    carried: LiteralString = "" if named is None else ", named"
+    return (
+        """
 WITH n, row, coalesce(n.prop_ranks, []) AS ranks,
      [src IN row.sources WHERE n[src.rank_property] IS NULL OR src.source_rank >= n[src.rank_property]
-      | src.source] AS won, """
-    + _NAMED
-    + """ AS named
-WITH n, row, ranks, won, named,
+      | src.source] AS won"""
+        + before
+        + """
+WITH n, row, ranks, won"""
+        + carried
+        + """,
      [k IN keys(row.props) WHERE none(x IN ranks WHERE x STARTS WITH k + '=' AND x > k + '=' + row.ranks[k])] AS take
 SET n += row.keys, n.aliases = row.aliases,
     n.prop_ranks = COLLECT { UNWIND [x IN ranks WHERE none(k IN take WHERE x STARTS WITH k + '=')]
@@ -205,7 +213,10 @@ FOREACH (k IN take | SET n[k] = row.props[k])
 FOREACH (_ IN CASE WHEN row.alt_names IS NULL THEN [] ELSE [1] END |
   SET n.alt_names = COLLECT { UNWIND coalesce(n.alt_names, []) + row.alt_names AS x RETURN DISTINCT x ORDER BY x })
 """
-)
+    )
+
+
+_UPSERT_BODY = _upsert_body()  # only a researcher's links depend on what it was before
 
 UPSERT_PAPERS: LiteralString = (
     "UNWIND $rows AS row MERGE (n:Paper {id: row.id})"
@@ -219,7 +230,7 @@ UPSERT_PAPERS: LiteralString = (
 
 UPSERT_RESEARCHERS: LiteralString = (
     "UNWIND $rows AS row MERGE (n:Researcher {id: row.id})"
-    + _UPSERT_BODY
+    + _upsert_body(_NAMED)
     + "SET n.alt_names_text = reduce(s = '', x IN coalesce(n.alt_names, []) | s + x + ' ')\n"
     # a researcher whose name, name key or person flag changed loses its same-name links in the same
     # transaction; the load links its bucket again (derive.UNLINKED_NAME_KEYS), even after an interruption
