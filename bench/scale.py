@@ -226,6 +226,7 @@ def main() -> None:
         return f"{id_}-m{os.getpid()}x{next(spelled)}"
 
     network_raw = raw_cypher("network", {"limit": 200, **NETWORK_PARAMS})
+    same_name_raw = graph_call(lambda r: researchers.same_name(reader, [r]))
     shapes = [
         Shape("profile", ids.openalex, weft(gq.PROFILE), raw_cypher("profile")),
         Shape("network", ids.researchers, weft(gq.NETWORK, miss), network_raw),
@@ -249,13 +250,8 @@ def main() -> None:
             weft(PAPER_PAGE),
             graph_call(lambda r: papers.paper_page(reader, papers.PaperFilter(researcher=r), "NEWEST", None, 25)),
         ),
-        Shape("sameName", ids.researchers, weft(SAME_NAME), graph_call(lambda r: researchers.same_name(reader, [r]))),
-        Shape(
-            "sameName, most linked",
-            ids.most_linked,
-            weft(SAME_NAME),
-            graph_call(lambda r: researchers.same_name(reader, [r])),
-        ),
+        Shape("sameName", ids.researchers, weft(SAME_NAME), same_name_raw),
+        Shape("sameName, most linked", ids.most_linked, weft(SAME_NAME), same_name_raw),
     ]
     if args.only:
         wanted = {name.strip() for name in args.only.split(";")}

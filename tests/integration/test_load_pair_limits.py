@@ -187,7 +187,8 @@ def _work(template: dict, wid: str, year: int, updated: str, authors: list[tuple
 
 def _same_name(driver: Driver, openalex_id: str) -> dict[str, list[str]]:
     """{OpenAlex id: evidence} of the researcher's same-name links, as the API reads them."""
-    [rid] = [r["id"] for r in _rows(driver, f"MATCH (r:Researcher {{openalex_id: '{openalex_id}'}}) RETURN r.id AS id")]
+    lookup = "MATCH (r:Researcher {openalex_id: $openalex_id}) RETURN r.id AS id"
+    [rid] = [r["id"] for r in driver.execute_query(lookup, openalex_id=openalex_id, routing_="r").records]
     records, _, _ = driver.execute_query(read_researchers.RESEARCHER_SAME_NAME, ids=[rid], routing_="r")
     return {r["researcher"]["openalex_id"]: r["evidence"] for r in records}
 
