@@ -68,6 +68,24 @@ def test_loads_in_parts_an_update_and_a_new_limit_keep_the_heaviest_ties(driver:
         assert stored(driver) == want
     assert len({a for a, _ in want}) > 100  # hundreds of hubs were kept
 
+    # The paper whose authors hold the most TOP_TIE edges among them, loaded again twice as new papers:
+    # those edges take their ties' new weights in place, and other co-authors may overtake a hub's lightest.
+    records, _, _ = driver.execute_query(
+        "MATCH (a:Researcher)-[:TOP_TIE]->(b:Researcher), (a)-[:AUTHORED]->(p:Paper)<-[:AUTHORED]-(b) "
+        "WHERE COUNT { (p)<-[:AUTHORED]-() } <= 20 "
+        "RETURN p.openalex_id AS id, count(*) AS edges ORDER BY edges DESC, id LIMIT 1"
+    )
+    source = next(w for w in works if w["id"].endswith("/" + records[0]["id"]))
+    copies = [
+        copy.deepcopy(source) | {"id": f"https://openalex.org/W99999999{n}", "doi": None, "ids": {}} for n in (1, 2)
+    ]
+    before = want
+    load_paths(driver, [_works_file(tmp_path / "again.json", copies)], source="openalex", limits=limits)
+    want = heaviest(driver, TOP)
+    assert stored(driver) == want
+    raised = [key for key in want.keys() & before.keys() if want[key][0] == before[key][0] + 2]
+    assert len(raised) >= records[0]["edges"]
+
     # An author taken off a paper: its pairs lose weight, so the ties of its authors are read whole.
     target = max(works, key=lambda w: len(w["authorships"]) if len(w["authorships"]) <= 20 else 0)
     cut = copy.deepcopy(target)
