@@ -1,21 +1,28 @@
 """Shared fixtures: one real Neo4j server per test session, a clean database per module.
 
 The server is NEO4J_URI's if something answers there; otherwise the project's own local
-Neo4j Community server is started on that port and stopped at the end of the session.
+Neo4j Community server is started on that port and stopped at the end of the session. The start begins
+in the background when collection ends, and the unit tests (tests/unit, which need no server) run first.
 
 Loading every shared OpenAlex file takes about a minute, and eight modules read it. A module whose first
 database test asks for a shared load (`openalex_graph`, `all_sources_graph`) gets the database the previous
 module left when that still holds exactly the same load, untouched: same counts of nodes, relationships
 and their properties, same data version (every Weft write bumps it). Anything else is emptied and loaded
 afresh, as before. Modules asking for the same load run one after another (`pytest_collection_modifyitems`).
+A module that only adds properties to the load (`weft analytics` scores) removes them at its end
+(`restoring`): when the counts are then those of the load again, the next module takes it, at a newer data
+version (tests compare data versions only with the one they read before).
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import LiteralString
 
 import pytest
 from neo4j import Driver
@@ -44,11 +51,59 @@ def shared_path(*parts: str) -> Path:
     return path
 
 
+_starting: dict[str, object] = {}
+"""The session server's start begun in the background at the end of collection ("thread", "said", "error")."""
+
+
+def _start_in_background() -> None:
+    """Start the session server in a thread (when nothing answers), so that it boots while the unit tests run."""
+    s = load_settings()
+    if local_server.bolt_answers(s):
+        return
+    said: list[str] = []
+
+    def start() -> None:
+        try:
+            said.append(local_server.start(s, echo=said.append))
+        except BaseException as exc:  # raised again by the `settings` fixture
+            _starting["error"] = exc
+
+    thread = threading.Thread(target=start, name="session-neo4j-start", daemon=True)
+    _starting.update(thread=thread, said=said)
+    thread.start()
+
+
+def _started_in_background() -> bool:
+    """Wait for a background start, if one was begun; True when it started the server (raises its error)."""
+    thread = _starting.pop("thread", None)
+    if not isinstance(thread, threading.Thread):
+        return False
+    thread.join()
+    said = _starting.pop("said", None)
+    print(*said if isinstance(said, list) else [], sep="\n")
+    error = _starting.pop("error", None)
+    if isinstance(error, BaseException):
+        raise error
+    return True
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if not session.config.option.collectonly and any("settings" in _fixtures(item) for item in session.items):
+        _start_in_background()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A server started in the background for tests that never ran (deselected, interrupted) is stopped."""
+    if _started_in_background() and not os.environ.get("WEFT_KEEP_NEO4J"):
+        local_server.stop(load_settings())
+
+
 @pytest.fixture(scope="session")
 def settings() -> Iterator[Settings]:
-    """Settings of a running real Neo4j, started for the session when nothing answers."""
+    """Settings of a running real Neo4j, started for the session when nothing answers (in the background
+    from the end of collection: `_start_in_background`)."""
     s = load_settings()
-    started = False
+    started = _started_in_background()
     if not local_server.bolt_answers(s):
         print(local_server.start(s))
         started = True
@@ -97,6 +152,24 @@ def _holds(driver: Driver, settings: Settings, load: str) -> bool:
     return _held.get("load") == load and _held.get("fingerprint") == _fingerprint(driver, settings)
 
 
+@contextmanager
+def restoring(driver: Driver, settings: Settings, load: str, undo: LiteralString) -> Iterator[Driver]:
+    """Around a module's use of the shared `load` that only adds properties to it: afterwards `undo`
+    removes them, and when the database then counts exactly the nodes, relationships and properties it
+    held as loaded, it still counts as holding `load` (only its data version moved on); otherwise the
+    next module loads afresh."""
+    try:
+        yield driver
+    finally:
+        driver.execute_query(undo, database_=settings.neo4j_database)
+        held = _held.get("fingerprint")
+        now = _fingerprint(driver, settings)
+        if _held.get("load") == load and isinstance(held, tuple) and now[:4] == held[:4]:
+            _held["fingerprint"] = now
+        else:
+            _held.clear()
+
+
 def _module_load(items: list[pytest.Item], module: object) -> str | None:
     """The shared load the module's first database test asks for (None: it starts from an empty database)."""
     for item in items:
@@ -106,16 +179,26 @@ def _module_load(items: list[pytest.Item], module: object) -> str | None:
     return None
 
 
+def _fixtures(item: pytest.Item) -> tuple[str, ...]:
+    return tuple(getattr(item, "fixturenames", ()))
+
+
+UNIT = Path(__file__).parent / "unit"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Modules that start from the same shared load run one after another, those marked `writes_shared_load`
-    (they change it, so the next module loads afresh) last; otherwise in collected order."""
-    group: dict[object, tuple[int, bool]] = {}
+    """The unit tests (tests/unit: no server) run first, while the session server boots; then modules that
+    start from the same shared load run one after another, those marked `writes_shared_load` (they change
+    it, so the next module loads afresh) last; otherwise in collected order."""
+    on_server = {getattr(item, "module", None) for item in items if "settings" in _fixtures(item)}
+    group: dict[object, tuple[bool, int, bool]] = {}
     for item in items:
         module = getattr(item, "module", None)
         if module not in group:
             load = _module_load(items, module)
             writes = item.get_closest_marker("writes_shared_load") is not None
-            group[module] = (SHARED_LOADS.index(load) if load else len(SHARED_LOADS), writes)
+            unit = item.path.is_relative_to(UNIT) and module not in on_server
+            group[module] = (not unit, SHARED_LOADS.index(load) if load else len(SHARED_LOADS), writes)
     items.sort(key=lambda item: group[getattr(item, "module", None)])  # stable: order kept within a group
 
 

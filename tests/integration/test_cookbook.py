@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from tests.conftest import shared_path
+from tests.conftest import restoring, shared_path
 from weft.graph.network_scores import compute_and_store
 from weft.graph.settings import PROJECT_ROOT, Settings
 from weft.queries import read_researchers
@@ -29,6 +30,7 @@ BUTCHER, RITSOS = "A5032473237", "A5065371627"
 LOOKUP = "MATCH (r:Researcher {openalex_id: $openalex_id}) RETURN r.id AS id"
 _SECTION = re.compile(r"^## (\d+)\. (.+?)\n(.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
 _BLOCK = re.compile(r"```cypher\n(.*?)```", re.DOTALL)
+SCORES_REMOVED = "MATCH (n:Researcher) REMOVE n.page_rank, n.community, n.component, n.degree_centrality, n.betweenness"
 
 
 def recipes() -> list[tuple[str, str, dict]]:
@@ -62,10 +64,12 @@ def authors(work: dict) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def graph(openalex_graph: Driver, settings: Settings) -> Driver:
-    """The shared OpenAlex data with `weft analytics` scores stored (recipes 14 and 15 read them)."""
-    compute_and_store(openalex_graph, settings.neo4j_database)
-    return openalex_graph
+def graph(openalex_graph: Driver, settings: Settings) -> Iterator[Driver]:
+    """The shared OpenAlex data with `weft analytics` scores stored (recipes 14 and 15 read them), removed
+    at the end of the module (the next module takes the shared load as it was)."""
+    with restoring(openalex_graph, settings, "openalex_graph", SCORES_REMOVED):
+        compute_and_store(openalex_graph, settings.neo4j_database)
+        yield openalex_graph
 
 
 def run(graph: Driver, settings: Settings, cypher: str, params: dict) -> ReadResult:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from typing import Any
 
 import networkx as nx
@@ -15,12 +16,11 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
+from tests.conftest import restoring
 from weft.graph.analytics.gds import gds_version
 from weft.graph.network_scores import AUTO_GDS_MIN_TIES, choose_engine
 from weft.graph.settings import PROJECT_ROOT, Settings
 from weft.server.cli import app as cli_app
-
-pytestmark = pytest.mark.writes_shared_load  # analytics, loads: the next module loads afresh
 
 SCORES = ("page_rank", "community", "component", "degree_centrality", "betweenness")
 STORED = """
@@ -30,6 +30,14 @@ RETURN n.id AS id, n.page_rank AS page_rank, n.community AS community, n.compone
 """
 TIES = "MATCH (a:Researcher)-[r:COAUTHORED_WITH]->(b:Researcher) RETURN a.id AS a, b.id AS b, r.weight AS w"
 CLEAR = "MATCH (n:Researcher) REMOVE n.page_rank, n.community, n.component, n.degree_centrality, n.betweenness"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def shared_load(openalex_graph: Driver, settings: Settings) -> Iterator[Driver]:
+    """Every test here runs on the shared OpenAlex data; the scores the analytics store are removed at the
+    end of the module (the next module takes the shared load as it was)."""
+    with restoring(openalex_graph, settings, "openalex_graph", CLEAR):
+        yield openalex_graph
 
 
 def pom_gds_version() -> str:

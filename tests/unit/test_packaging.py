@@ -11,7 +11,7 @@ import ast
 import re
 import sys
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib.metadata import packages_distributions
 from pathlib import Path
@@ -101,17 +101,25 @@ def _third_party(imports: dict[str, set[str]]) -> dict[str, set[str]]:
     return {m: f for m, f in imports.items() if m not in first_party and m not in sys.stdlib_module_names}
 
 
+@cache
+def _installed() -> Mapping[str, list[str]]:
+    """Import name -> installed distributions, read once (reading every distribution's files is slow)."""
+    return packages_distributions()
+
+
 def _distributions(module: str) -> set[str]:
     """The installed distributions providing an import name (the test venv holds every extra)."""
-    dists = packages_distributions().get(module)
+    dists = _installed().get(module)
     assert dists, f"no installed distribution provides `import {module}`"
     return {_norm(d) for d in dists}
 
 
+@cache  # the source does not change during a test run
 def _runtime_imports() -> dict[str, set[str]]:
     return _third_party(_imported_top_levels(_python_files(*ROOTS)))
 
 
+@cache
 def _test_imports() -> dict[str, set[str]]:
     return _third_party(_imported_top_levels(_python_files("tests")))
 
