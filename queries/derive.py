@@ -8,6 +8,13 @@ COAUTHORED_WITH edge is stored from the smaller id with `pair: "<smaller id> <la
 
 from typing import LiteralString
 
+
+def pair_key(a: LiteralString, b: LiteralString) -> LiteralString:
+    """Cypher for the `pair` key of the COAUTHORED_WITH tie between the researcher ids `a` and `b`, given in
+    either order: the smaller id, a space, the larger (graph/MODEL.md "Pair edges"); for a seek by that key."""
+    return "CASE WHEN " + a + " < " + b + " THEN " + a + " + ' ' + " + b + " ELSE " + b + " + ' ' + " + a + " END"
+
+
 # Drops the COAUTHORED_WITH edges of the given researchers that BUILD_COAUTHORED would not leave:
 # pairs no longer sharing a paper of at most $max_authors authors, and edges stored from the larger id
 # to the smaller or keyed with other ids than their ends' (an id changed). The edges that stay are
@@ -155,7 +162,8 @@ CALL (a, b, weight, first_year, last_year) {
 # other tie can enter its heaviest $k; one with fewer than $k TOP_TIE edges is read whole). Old and new
 # lists are compared whole first (both in heaviest-first order), so an unchanged researcher writes nothing
 # and costs no edge-by-edge comparison; a researcher with at most $k co-authors loses any. Returns nothing.
-REFRESH_TOP_TIES: LiteralString = """
+REFRESH_TOP_TIES: LiteralString = (
+    """
 UNWIND $rows AS row
 MATCH (r:Researcher {id: row.id})
 WITH r, row, COUNT { (r)-[:COAUTHORED_WITH]-() } AS degree,
@@ -176,7 +184,9 @@ CALL (r, row, old, whole, patched) {
   UNION ALL
     WITH r, row WHERE patched
     UNWIND row.partners AS pid
-    WITH r, CASE WHEN r.id < pid THEN r.id + ' ' + pid ELSE pid + ' ' + r.id END AS key
+    WITH r, """
+    + pair_key("r.id", "pid")
+    + """ AS key
     MATCH ()-[c:COAUTHORED_WITH {pair: key}]->()
     USING INDEX SEEK c:COAUTHORED_WITH(pair)
     RETURN CASE WHEN startNode(c) = r THEN endNode(c) ELSE startNode(c) END AS n,
@@ -204,6 +214,7 @@ CALL (r, top, now, was) {
   SET t.weight = x.weight, t.first_year = x.first_year, t.last_year = x.last_year
 }
 """
+)
 
 # Adds the given papers, new in this load, to their authors' AFFILIATED_WITH edges (the institutions
 # each authorship states; authors in $skip, a map {id: true}, are rebuilt whole elsewhere): papers plus the new papers

@@ -6,6 +6,8 @@ The graph's version, which the network cache keys on, is in queries/read_meta.py
 
 from typing import LiteralString
 
+from weft.queries.derive import pair_key
+
 # The co-authors `n` of a researcher `x` bound by the caller over stored COAUTHORED_WITH ties of at
 # least $min_weight, with the tie's weight `w`.
 _TIES_STORED: LiteralString = """
@@ -70,7 +72,8 @@ _REACH_STORED: LiteralString = """
 # then by looking up its pair with each kept researcher (the `coauthored_pair` index, graph/MODEL.md "Pair
 # edges"), hinted as a seek: on a store whose statistics predate its edges the planner scanned the whole
 # index per lookup, even under a plain `USING INDEX`.
-_KEPT_TIES_STORED: LiteralString = """
+_KEPT_TIES_STORED: LiteralString = (
+    """
   CALL (c, a, kept, ids) {
     WITH * WHERE a = c
     WITH c, kept, ids, COUNT { (c)-[:COAUTHORED_WITH]-() } <= 5 * size(kept) AS expand
@@ -83,7 +86,9 @@ _KEPT_TIES_STORED: LiteralString = """
       WITH * WHERE NOT expand
       WITH c.id AS cid, ids
       UNWIND [x IN ids WHERE x <> cid] AS bid
-      MATCH ()-[r:COAUTHORED_WITH {pair: CASE WHEN cid < bid THEN cid + ' ' + bid ELSE bid + ' ' + cid END}]->()
+      MATCH ()-[r:COAUTHORED_WITH {pair: """
+    + pair_key("cid", "bid")
+    + """}]->()
       USING INDEX SEEK r:COAUTHORED_WITH(pair)
       RETURN CASE WHEN startNode(r).id = cid THEN endNode(r) ELSE startNode(r) END AS b,
              r.weight AS weight, r.first_year AS first_year, r.last_year AS last_year
@@ -103,6 +108,7 @@ _KEPT_TIES_STORED: LiteralString = """
   WITH a, b, weight, first_year, last_year WHERE weight >= $min_weight
   WITH CASE WHEN a.id < b.id THEN [a.id, b.id] ELSE [b.id, a.id] END + [weight, first_year, last_year] AS tie
 """
+)
 _KEPT_TIES_WINDOWED: LiteralString = """
   CALL (a, kept) {
     MATCH (a)-[:AUTHORED]->(p:Paper)<-[:AUTHORED]-(b:Researcher)

@@ -3,6 +3,7 @@
 from functools import cache
 from typing import LiteralString
 
+from weft.queries.derive import pair_key
 from weft.queries.projection import lean, picked
 
 # The researchers answering each key of $keys ([{property, value}]), with the key's rank: rank, n.
@@ -138,7 +139,8 @@ ORDER BY id, coalesce(af.last_year, 0) DESC, paper_count DESC, i.name
 # other end by its pair key, one index seek: an expand-into from a prolific end walked thousands of ties
 # per co-author); institutions both are AFFILIATED_WITH; years both spans hold; papers both authored
 # (from the end with fewer papers, papers above the pair-edge limit included).
-SAME_NAME_EVIDENCE: LiteralString = """
+SAME_NAME_EVIDENCE: LiteralString = (
+    """
 CALL (r, o, r_first, r_last, r_institutions) {
   WITH r, o, r_first, r_last, r_institutions,
        COUNT { (r)-[:COAUTHORED_WITH]-() } <= COUNT { (o)-[:COAUTHORED_WITH]-() } AS r_fewer_ties,
@@ -164,7 +166,9 @@ CALL (r, o, r_first, r_last, r_institutions) {
   WITH r, o,
        COUNT { MATCH (tie_light)-[:COAUTHORED_WITH]-(c:Researcher)
                WITH DISTINCT c,
-                    CASE WHEN c.id < heavy_id THEN c.id + ' ' + heavy_id ELSE heavy_id + ' ' + c.id END AS key
+                    """
+    + pair_key("c.id", "heavy_id")
+    + """ AS key
                MATCH ()-[t:COAUTHORED_WITH {pair: key}]->()
                USING INDEX SEEK t:COAUTHORED_WITH(pair)
                RETURN c } AS coauthors,
@@ -182,6 +186,7 @@ CALL (r, o, r_first, r_last, r_institutions) {
          + CASE WHEN papers > 0 THEN ['listed together on ' + toString(papers) + ' paper(s)'] ELSE [] END AS evidence
 }
 """
+)
 
 # What SAME_NAME_EVIDENCE reads once of `r` when it has a SAME_NAME_AS link: the span of its papers' years
 # (r_first, r_last) and the ids of the institutions it is AFFILIATED_WITH (r_institutions).
