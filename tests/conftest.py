@@ -164,6 +164,7 @@ def restoring(driver: Driver, settings: Settings, load: str, undo: LiteralString
         driver.execute_query(undo, database_=settings.neo4j_database)
         held = _held.get("fingerprint")
         now = _fingerprint(driver, settings)
+        # the four counts of FINGERPRINT as loaded; its data version has moved on
         if _held.get("load") == load and isinstance(held, tuple) and now[:4] == held[:4]:
             _held["fingerprint"] = now
         else:
