@@ -29,7 +29,7 @@ class Settings:
     neo4j_password: str = ""  # NEO4J_PASSWORD; empty means no auth (local dev/test server only)
     neo4j_database: str = "neo4j"  # NEO4J_DATABASE
     query_timeout_s: float = 15.0  # WEFT_QUERY_TIMEOUT: transaction timeout on every API read
-    load_batch_size: int = 5000  # WEFT_BATCH_SIZE: rows per write transaction
+    load_batch_size: int = 20000  # WEFT_BATCH_SIZE: rows per write transaction (bench/RESULTS.md, eighteenth run)
     neo4j_home: Path = field(default=PROJECT_ROOT / ".neo4j")  # WEFT_NEO4J_HOME: jars and instances
     neo4j_heap: str = "1g"  # WEFT_NEO4J_HEAP
     neo4j_pagecache: str = "512m"  # WEFT_NEO4J_PAGECACHE

@@ -18,6 +18,7 @@ from neo4j import Driver
 from weft.graph.driver import check_connectivity
 from weft.graph.errors import InvalidInput
 from weft.graph.migrate import migrate
+from weft.graph.settings import Settings
 from weft.loaders.derived import DEFAULT_LIMITS, PairLimits, Progress
 from weft.loaders.detect import FileFormat, plan
 from weft.loaders.reader import read_records
@@ -76,7 +77,7 @@ def load_paths(
     *,
     source: str = "auto",
     database: str = "neo4j",
-    batch_size: int = 5000,
+    batch_size: int = Settings.load_batch_size,
     progress: Progress | None = None,
     rejects_path: Path | str | None = None,
     limits: PairLimits = DEFAULT_LIMITS,

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from weft.graph.driver import open_driver
 from weft.graph.errors import WeftError
-from weft.graph.settings import load_settings
+from weft.graph.settings import Settings, load_settings
 from weft.server.cli.embed import run_embed
 from weft.server.cli.support import connected, fail
 
@@ -33,7 +33,11 @@ PathsArg = Annotated[
 ]
 BatchOpt = Annotated[
     int | None,
-    typer.Option("--batch-size", min=1, help="Rows per write transaction [default: WEFT_BATCH_SIZE or 5000]."),
+    typer.Option(
+        "--batch-size",
+        min=1,
+        help=f"Rows per write transaction [default: WEFT_BATCH_SIZE or {Settings.load_batch_size}].",
+    ),
 ]
 RejectsOpt = Annotated[
     Path | None, typer.Option("--rejects", help="Write rejected lines/records here as JSON Lines.", dir_okay=False)
