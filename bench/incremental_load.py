@@ -17,12 +17,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gzip
+import hashlib
 import json
 import os
 import time
 from pathlib import Path
 
-from bench.synth import Generator
+from bench import synth
 from weft.graph import local_server
 from weft.graph.driver import open_driver
 from weft.graph.migrate import counts, migrate, reset
@@ -30,15 +31,23 @@ from weft.graph.settings import load_settings
 from weft.loaders.run import load_paths
 
 
-def new_works(path: Path, base: int, new: int, seed: int) -> Path:
-    """The `new` works the generator of `base` works draws after them, as JSON Lines."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    generator = Generator(base, seed)
+def new_works(folder: Path, base: int, new: int, seed: int) -> Path:
+    """The `new` works the generator of `base` works draws after them, as JSON Lines in `folder`. The file is
+    named for its inputs and bench/synth.py's text and reused while they hold: reaching the generator's
+    state after a million base works takes minutes."""
+    digest = hashlib.sha256(Path(synth.__file__).read_bytes()).hexdigest()[:12]
+    path = folder / f"new-{base}-{new}-seed{seed}-synth{digest}.jsonl.gz"
+    if path.exists():
+        return path
+    folder.mkdir(parents=True, exist_ok=True)
+    generator = synth.Generator(base, seed)
     for _ in generator:  # the base works, drawn only to reach the generator's state after them
         pass
-    with gzip.open(path, "wt", encoding="utf-8") as out:
+    partial = path.with_name(path.name + ".partial")  # an interrupted run leaves no file that looks whole
+    with gzip.open(partial, "wt", encoding="utf-8") as out:
         for index in range(base, base + new):
             out.write(json.dumps(generator.work(index)) + "\n")
+    partial.replace(path)
     return path
 
 
@@ -69,7 +78,9 @@ def main() -> None:
     parser.add_argument("--new", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--empty-port", type=int, default=7891, help="Bolt port of the scratch server")
-    parser.add_argument("--data", type=Path, default=Path("/tmp/weft-incremental"))
+    parser.add_argument(
+        "--data", type=Path, default=Path("/tmp/weft-incremental"), help="folder of the new works (kept, reused)"
+    )
     parser.add_argument(
         "--empty-only",
         action="store_true",
@@ -77,7 +88,7 @@ def main() -> None:
         "the works it was given, so a second load into it would be a reload)",
     )
     args = parser.parse_args()
-    path = new_works(args.data / f"new-{args.base}-{args.new}.jsonl.gz", args.base, args.new, args.seed)
+    path = new_works(args.data, args.base, args.new, args.seed)
     print(f"{args.new} new works in {path}; load {os.getloadavg()}", flush=True)
 
     scratch = dataclasses.replace(
