@@ -51,39 +51,43 @@ def shared_path(*parts: str) -> Path:
     return path
 
 
-_starting: dict[str, object] = {}
-"""The session server's start begun in the background at the end of collection ("thread", "said", "error")."""
+class _BackgroundStart(threading.Thread):
+    """The session server's start, in a thread begun at the end of collection so that it boots while the unit
+    tests run: what it said, and what it raised (raised again by whoever waits for it)."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(name="session-neo4j-start", daemon=True)
+        self.settings = settings
+        self.said: list[str] = []
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.said.append(local_server.start(self.settings, echo=self.said.append))
+        except BaseException as exc:
+            self.error = exc
+
+
+_background: list[_BackgroundStart] = []  # at most one start, taken by the first to wait for it
 
 
 def _start_in_background() -> None:
-    """Start the session server in a thread (when nothing answers), so that it boots while the unit tests run."""
+    """Start the session server in a thread when nothing answers."""
     s = load_settings()
-    if local_server.bolt_answers(s):
-        return
-    said: list[str] = []
-
-    def start() -> None:
-        try:
-            said.append(local_server.start(s, echo=said.append))
-        except BaseException as exc:  # raised again by the `settings` fixture
-            _starting["error"] = exc
-
-    thread = threading.Thread(target=start, name="session-neo4j-start", daemon=True)
-    _starting.update(thread=thread, said=said)
-    thread.start()
+    if not local_server.bolt_answers(s):
+        _background.append(_BackgroundStart(s))
+        _background[0].start()
 
 
 def _started_in_background() -> bool:
     """Wait for a background start, if one was begun; True when it started the server (raises its error)."""
-    thread = _starting.pop("thread", None)
-    if not isinstance(thread, threading.Thread):
+    if not _background:
         return False
-    thread.join()
-    said = _starting.pop("said", None)
-    print(*said if isinstance(said, list) else [], sep="\n")
-    error = _starting.pop("error", None)
-    if isinstance(error, BaseException):
-        raise error
+    start = _background.pop()
+    start.join()
+    print(*start.said, sep="\n")
+    if start.error is not None:
+        raise start.error
     return True
 
 
@@ -150,6 +154,13 @@ def _fingerprint(driver: Driver, settings: Settings) -> tuple[object, ...]:
 def _holds(driver: Driver, settings: Settings, load: str) -> bool:
     """True when the database holds `load` exactly as it was loaded."""
     return _held.get("load") == load and _held.get("fingerprint") == _fingerprint(driver, settings)
+
+
+# Removes the scores `weft analytics` stores on researchers: the `undo` of `restoring` for the modules that
+# run the analytics on a shared load.
+ANALYTICS_SCORES_REMOVED: LiteralString = (
+    "MATCH (n:Researcher) REMOVE n.page_rank, n.community, n.component, n.degree_centrality, n.betweenness"
+)
 
 
 @contextmanager

@@ -18,7 +18,7 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from tests.conftest import restoring, shared_path
+from tests.conftest import ANALYTICS_SCORES_REMOVED, restoring, shared_path
 from weft.graph.network_scores import compute_and_store
 from weft.graph.settings import PROJECT_ROOT, Settings
 from weft.queries import read_researchers
@@ -30,7 +30,6 @@ BUTCHER, RITSOS = "A5032473237", "A5065371627"
 LOOKUP = "MATCH (r:Researcher {openalex_id: $openalex_id}) RETURN r.id AS id"
 _SECTION = re.compile(r"^## (\d+)\. (.+?)\n(.*?)(?=^## |\Z)", re.MULTILINE | re.DOTALL)
 _BLOCK = re.compile(r"```cypher\n(.*?)```", re.DOTALL)
-SCORES_REMOVED = "MATCH (n:Researcher) REMOVE n.page_rank, n.community, n.component, n.degree_centrality, n.betweenness"
 
 
 def recipes() -> list[tuple[str, str, dict]]:
@@ -67,7 +66,7 @@ def authors(work: dict) -> list[str]:
 def graph(openalex_graph: Driver, settings: Settings) -> Iterator[Driver]:
     """The shared OpenAlex data with `weft analytics` scores stored (recipes 14 and 15 read them), removed
     at the end of the module (the next module takes the shared load as it was)."""
-    with restoring(openalex_graph, settings, "openalex_graph", SCORES_REMOVED):
+    with restoring(openalex_graph, settings, "openalex_graph", ANALYTICS_SCORES_REMOVED):
         compute_and_store(openalex_graph, settings.neo4j_database)
         yield openalex_graph
 

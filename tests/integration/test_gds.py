@@ -16,7 +16,7 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from tests.conftest import restoring
+from tests.conftest import ANALYTICS_SCORES_REMOVED, restoring
 from weft.graph.analytics.gds import gds_version
 from weft.graph.network_scores import AUTO_GDS_MIN_TIES, choose_engine
 from weft.graph.settings import PROJECT_ROOT, Settings
@@ -29,14 +29,13 @@ RETURN n.id AS id, n.page_rank AS page_rank, n.community AS community, n.compone
        n.degree_centrality AS degree_centrality, n.betweenness AS betweenness
 """
 TIES = "MATCH (a:Researcher)-[r:COAUTHORED_WITH]->(b:Researcher) RETURN a.id AS a, b.id AS b, r.weight AS w"
-CLEAR = "MATCH (n:Researcher) REMOVE n.page_rank, n.community, n.component, n.degree_centrality, n.betweenness"
 
 
 @pytest.fixture(scope="module", autouse=True)
 def shared_load(openalex_graph: Driver, settings: Settings) -> Iterator[Driver]:
     """Every test here runs on the shared OpenAlex data; the scores the analytics store are removed at the
     end of the module (the next module takes the shared load as it was)."""
-    with restoring(openalex_graph, settings, "openalex_graph", CLEAR):
+    with restoring(openalex_graph, settings, "openalex_graph", ANALYTICS_SCORES_REMOVED):
         yield openalex_graph
 
 
@@ -58,7 +57,7 @@ def test_the_local_server_has_the_pinned_gds_open_edition(driver: Driver, settin
 
 def analytics(engine: str, driver: Driver) -> tuple[str, dict[str, dict[str, Any]]]:
     """`weft analytics --engine ENGINE` on cleared scores: its output and every researcher's stored scores."""
-    driver.execute_query(CLEAR)
+    driver.execute_query(ANALYTICS_SCORES_REMOVED)
     result = CliRunner().invoke(cli_app, ["analytics", "--engine", engine])
     assert result.exit_code == 0, result.output
     records, _, _ = driver.execute_query(STORED)
