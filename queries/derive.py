@@ -161,14 +161,16 @@ CALL (a, b, weight, first_year, last_year) {
 # edges and its ties to `partners` (its co-authors on papers new in this load: when ties only gain, no
 # other tie can enter its heaviest $k; one with fewer than $k TOP_TIE edges is read whole). Old and new
 # lists are compared whole first (both in heaviest-first order), so an unchanged researcher writes nothing
-# and costs no edge-by-edge comparison; a researcher with at most $k co-authors loses any. Returns nothing.
+# and costs no edge-by-edge comparison; a researcher with at most $k co-authors loses any. The edges read
+# are the ones deleted or updated, and an entrant's edge is created: no lookup between the two researchers
+# (a walk of their relationships on a large graph). Returns nothing.
 REFRESH_TOP_TIES: LiteralString = (
     """
 UNWIND $rows AS row
 MATCH (r:Researcher {id: row.id})
 WITH r, row, COUNT { (r)-[:COAUTHORED_WITH]-() } AS degree,
      COLLECT { MATCH (r)-[t:TOP_TIE]->(n)
-               RETURN {n: n, weight: t.weight, first_year: t.first_year, last_year: t.last_year}
+               RETURN {n: n, t: t, weight: t.weight, first_year: t.first_year, last_year: t.last_year}
                ORDER BY t.weight DESC, n.id } AS old
 WITH r, row, old, degree > $k AND (row.partners IS NULL OR size(old) < $k) AS whole,
      degree > $k AND row.partners IS NOT NULL AND size(old) >= $k AS patched
@@ -197,21 +199,27 @@ CALL (r, row, old, whole, patched) {
   LIMIT $k
   RETURN collect({n: n, weight: weight, first_year: first_year, last_year: last_year}) AS top
 }
-WITH r, top, [x IN top | [x.n, x.weight, coalesce(x.first_year, 0), coalesce(x.last_year, 0)]] AS now,
+WITH r, top, old, [x IN top | [x.n, x.weight, coalesce(x.first_year, 0), coalesce(x.last_year, 0)]] AS now,
      [o IN old | [o.n, o.weight, coalesce(o.first_year, 0), coalesce(o.last_year, 0)]] AS was
 WHERE now <> was
-CALL (r, now) {
-  WITH r, [x IN now | x[0]] AS kept
-  MATCH (r)-[t:TOP_TIE]->(n)
-  WHERE NOT n IN kept
+CALL (old, now) {
+  WITH old, [x IN now | x[0]] AS kept
+  UNWIND [o IN old WHERE NOT o.n IN kept | o.t] AS t
   DELETE t
 }
-CALL (r, top, now, was) {
+CALL (r, top, now, was, old) {
   UNWIND range(0, size(top) - 1) AS i
-  WITH r, top[i] AS x, now[i] AS key, was WHERE NOT key IN was
-  WITH r, x, x.n AS n
-  MERGE (r)-[t:TOP_TIE]->(n)
-  SET t.weight = x.weight, t.first_year = x.first_year, t.last_year = x.last_year
+  WITH r, top[i] AS x, now[i] AS key, was, old WHERE NOT key IN was
+  WITH r, x, x.n AS n, [o IN old WHERE o.n = x.n | o.t][0] AS t
+  CALL (x, t) {
+    WITH * WHERE t IS NOT NULL
+    SET t.weight = x.weight, t.first_year = x.first_year, t.last_year = x.last_year
+  }
+  CALL (r, n, x, t) {
+    WITH * WHERE t IS NULL
+    CREATE (r)-[made:TOP_TIE]->(n)
+    SET made.weight = x.weight, made.first_year = x.first_year, made.last_year = x.last_year
+  }
 }
 """
 )
@@ -331,7 +339,9 @@ WHERE p = q OR NOT q:Paper OR NOT EXISTS {
 DELETE c
 """
 
-# CITES from each given paper to every loaded paper one of its references names; returns nothing.
+# CITES from each given paper to every loaded paper one of its references names; returns nothing. A
+# paper with no CITES yet (a new one) gets them created: a MERGE would look for each edge among the
+# paper's relationships, one walk of them per cited paper. One with some has the missing ones merged.
 BUILD_CITES_OUT: LiteralString = """
 UNWIND $ids AS pid
 MATCH (p:Paper {id: pid})-[:REFERENCES]->(f:Ref)
@@ -345,7 +355,18 @@ CALL (f) {
   UNION MATCH (q:Paper {pmid: f.pmid}) RETURN q
 }
 WITH DISTINCT p, q WHERE p <> q
-MERGE (p)-[:CITES]->(q)
+WITH p, collect(q) AS cited
+WITH p, cited, EXISTS { (p)-[:CITES]->() } AS citing
+CALL (p, cited, citing) {
+  WITH * WHERE NOT citing
+  UNWIND cited AS q
+  CREATE (p)-[:CITES]->(q)
+}
+CALL (p, cited, citing) {
+  WITH * WHERE citing
+  UNWIND cited AS q
+  MERGE (p)-[:CITES]->(q)
+}
 """
 
 # CITES to each given paper from every loaded paper whose references name one of its keys
