@@ -7,6 +7,11 @@ loader (`loaders.run.load_paths`, derived data included) into an empty database 
 server, then into the large graph at `--uri` (which keeps them). Reported: seconds, works/s and the
 ratio of the two rates.
 
+With `--warm`, each server first loads as many other works (the ones the generator draws before the
+measured ones; the scratch database is emptied again after them): a server that has been running and
+loading, its JIT-compiled code and page cache warm, as a service taking regular updates is. Without it,
+the servers are as started, so both loads also pay for the JVM's compiling and the store's first reads.
+
     .venv/bin/python -m bench.synth --works 100000 --snapshot /tmp/s100k/in --per-part 25000
     .venv/bin/weft build /tmp/s100k/in --out /tmp/s100k/out2 && NEO4J_URI=bolt://127.0.0.1:7861 weft import ...
     .venv/bin/python -m bench.incremental_load --uri bolt://127.0.0.1:7861 --base 100000 --new 10000
@@ -27,7 +32,7 @@ from bench import synth
 from weft.graph import local_server
 from weft.graph.driver import open_driver
 from weft.graph.migrate import counts, migrate, reset
-from weft.graph.settings import load_settings
+from weft.graph.settings import Settings, load_settings
 from weft.loaders.run import load_paths
 
 
@@ -49,6 +54,36 @@ def new_works(folder: Path, base: int, new: int, seed: int) -> Path:
             out.write(json.dumps(generator.work(index)) + "\n")
     partial.replace(path)
     return path
+
+
+def halves(path: Path) -> tuple[Path, Path]:
+    """The first and second half of a works file, as files beside it (kept, reused)."""
+    first, second = (path.with_name(path.name.replace(".jsonl.gz", f".{half}.jsonl.gz")) for half in ("a", "b"))
+    if not (first.exists() and second.exists()):
+        with gzip.open(path, "rt", encoding="utf-8") as lines:
+            works = lines.readlines()
+        for half, part in ((first, works[: len(works) // 2]), (second, works[len(works) // 2 :])):
+            partial = half.with_name(half.name + ".partial")
+            with gzip.open(partial, "wt", encoding="utf-8") as out:
+                out.writelines(part)
+            partial.replace(half)
+    return first, second
+
+
+def emptied(settings: Settings) -> None:
+    """Empty the database of `settings` and set its schema up again."""
+    with open_driver(settings) as driver:
+        reset(driver, settings.neo4j_database)
+        migrate(driver, settings.neo4j_database)
+
+
+def warm_up(uri: str, path: Path) -> None:
+    """Load the works in `path` untimed (the server's code and page cache warm up)."""
+    settings = dataclasses.replace(load_settings(), neo4j_uri=uri)
+    with open_driver(settings) as driver:
+        began = time.perf_counter()
+        load_paths(driver, [path], source="openalex", database=settings.neo4j_database)
+        print(f"  warm-up: {time.perf_counter() - began:.1f} s", flush=True)
 
 
 def timed_load(uri: str, path: Path) -> tuple[float, dict[str, int]]:
@@ -87,8 +122,17 @@ def main() -> None:
         help="time only the load into an empty database (again, e.g. after a disturbed run; the large graph keeps "
         "the works it was given, so a second load into it would be a reload)",
     )
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="first load as many other works into each server, untimed (a running server taking updates)",
+    )
     args = parser.parse_args()
-    path = new_works(args.data, args.base, args.new, args.seed)
+    warm: Path | None = None
+    if args.warm:
+        warm, path = halves(new_works(args.data, args.base, 2 * args.new, args.seed))
+    else:
+        path = new_works(args.data, args.base, args.new, args.seed)
     print(f"{args.new} new works in {path}; load {os.getloadavg()}", flush=True)
 
     scratch = dataclasses.replace(
@@ -96,15 +140,18 @@ def main() -> None:
     )
     local_server.start(scratch, echo=print)
     try:
-        with open_driver(scratch) as driver:
-            reset(driver, scratch.neo4j_database)  # the scratch store keeps the last run's works: empty it
-            migrate(driver, scratch.neo4j_database)
+        emptied(scratch)  # the scratch store keeps the last run's works
+        if warm is not None:
+            warm_up(scratch.neo4j_uri, warm)
+            emptied(scratch)
         empty_s, empty_counts = timed_load(scratch.neo4j_uri, path)
     finally:
         local_server.stop(scratch)
     print(f"empty database: {empty_s:.1f} s, {args.new / empty_s:.1f} works/s; load {os.getloadavg()}", flush=True)
     if args.empty_only:
         return
+    if warm is not None:
+        warm_up(args.uri, warm)
     big_s, big_counts = timed_load(args.uri, path)
     print(f"large graph: {big_s:.1f} s, {args.new / big_s:.1f} works/s; load {os.getloadavg()}", flush=True)
     print(f"rate into the large graph / into an empty one: {empty_s / big_s:.2f}x")
