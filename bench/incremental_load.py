@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from bench import synth
@@ -48,12 +49,17 @@ def new_works(folder: Path, base: int, new: int, seed: int) -> Path:
     generator = synth.Generator(base, seed)
     for _ in generator:  # the base works, drawn only to reach the generator's state after them
         pass
-    partial = path.with_name(path.name + ".partial")  # an interrupted run leaves no file that looks whole
-    with gzip.open(partial, "wt", encoding="utf-8") as out:
-        for index in range(base, base + new):
-            out.write(json.dumps(generator.work(index)) + "\n")
-    partial.replace(path)
+    written(path, (json.dumps(generator.work(index)) + "\n" for index in range(base, base + new)))
     return path
+
+
+def written(path: Path, lines: Iterable[str]) -> None:
+    """Write `lines` to the gzip file `path` through a `.partial` file renamed at the end, so an interrupted
+    run leaves no file that looks whole."""
+    partial = path.with_name(path.name + ".partial")
+    with gzip.open(partial, "wt", encoding="utf-8") as out:
+        out.writelines(lines)
+    partial.replace(path)
 
 
 def halves(path: Path) -> tuple[Path, Path]:
@@ -62,11 +68,8 @@ def halves(path: Path) -> tuple[Path, Path]:
     if not (first.exists() and second.exists()):
         with gzip.open(path, "rt", encoding="utf-8") as lines:
             works = lines.readlines()
-        for half, part in ((first, works[: len(works) // 2]), (second, works[len(works) // 2 :])):
-            partial = half.with_name(half.name + ".partial")
-            with gzip.open(partial, "wt", encoding="utf-8") as out:
-                out.writelines(part)
-            partial.replace(half)
+        written(first, works[: len(works) // 2])
+        written(second, works[len(works) // 2 :])
     return first, second
 
 

@@ -75,8 +75,9 @@ def _start_in_background() -> None:
     """Start the session server in a thread when nothing answers."""
     s = load_settings()
     if not local_server.bolt_answers(s):
-        _background.append(_BackgroundStart(s))
-        _background[0].start()
+        start = _BackgroundStart(s)
+        _background.append(start)
+        start.start()
 
 
 def _started_in_background() -> bool:
