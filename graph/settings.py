@@ -20,6 +20,41 @@ def _int(name: str, default: int) -> int:
         raise SystemExit(f"{name}={raw!r} is not a whole number") from exc
 
 
+def _public_url(name: str) -> str:
+    """An absolute http(s) base URL without query or fragment (trailing slash dropped); empty when unset."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return ""
+    try:
+        parts = urlparse(raw)
+        parts.port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError as exc:
+        raise SystemExit(f"{name}={raw!r} is not a URL") from exc
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise SystemExit(f"{name}={raw!r} must be an http(s) URL such as https://weft.example.org")
+    return raw.rstrip("/")
+
+
+def _hosts(name: str) -> tuple[str, ...]:
+    """Comma-separated host names (`*.example.org` and `*` allowed), lower-cased; IPv6 in brackets as in Host."""
+    hosts = tuple(_bracketed(h.strip().lower()) for h in os.environ.get(name, "").split(",") if h.strip())
+    for host in hosts:
+        if "*" in host[1:] or (host.startswith("*") and host != "*" and not host.startswith("*.")):
+            raise SystemExit(f"{name}: {host!r} is no host name (a wildcard must be `*.example.org` or `*`)")
+    return hosts
+
+
+def _bracketed(host: str) -> str:
+    """An IPv6 address as a Host header writes it (`[::1]`); other hosts unchanged."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+"""Hosts every server answers to unless WEFT_ALLOWED_HOSTS says otherwise (a browser on the same machine)."""
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"
+"""The absolute base of links when WEFT_PUBLIC_URL is unset and the app runs outside `weft serve`."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """Connection, server and local-Neo4j settings (environment variable in brackets)."""
@@ -52,6 +87,9 @@ class Settings:
     response_cache_ttl_s: float = 0.25  # WEFT_RESPONSE_CACHE_TTL_MS: how often the data version is read
     connect_timeout_s: float = 3.0  # WEFT_CONNECT_TIMEOUT: opening a Bolt connection (and waiting for one)
     write_retry_s: float = 30.0  # WEFT_WRITE_RETRY: how long loads and the CLI retry a failed transaction
+    public_url: str = ""  # WEFT_PUBLIC_URL: the base of every absolute URL; `weft serve` sets its own address if unset
+    allowed_hosts: tuple[str, ...] = ()  # WEFT_ALLOWED_HOSTS: Host headers answered; empty: public URL's + local
+    forwarded_allow_ips: str = ""  # WEFT_FORWARDED_ALLOW_IPS: proxies whose X-Forwarded-* is trusted; empty: none
 
     @property
     def bolt_host(self) -> str:
@@ -68,6 +106,21 @@ class Settings:
         if self.neo4j_http_port is not None:
             return self.neo4j_http_port
         return 7474 if self.bolt_port == 7687 else self.bolt_port + 4
+
+    @property
+    def base_url(self) -> str:
+        """The absolute base of every URL the site writes (canonical links, JSON-LD, sitemaps, feeds, llms.txt,
+        openapi.json): WEFT_PUBLIC_URL, else the local default; never a request's Host header."""
+        return self.public_url or DEFAULT_BASE_URL
+
+    @property
+    def trusted_hosts(self) -> tuple[str, ...]:
+        """The Host headers the server answers (others get 400): WEFT_ALLOWED_HOSTS, else the public URL's host
+        and the local names."""
+        if self.allowed_hosts:
+            return self.allowed_hosts
+        own = _bracketed((urlparse(self.base_url).hostname or "").lower())
+        return tuple(dict.fromkeys((own, *LOCAL_HOSTS)))
 
     @property
     def auth(self) -> tuple[str, str] | None:
@@ -106,6 +159,9 @@ def load_settings() -> Settings:
         response_cache_ttl_s=max(_int("WEFT_RESPONSE_CACHE_TTL_MS", 250), 10) / 1000,
         connect_timeout_s=float(env.get("WEFT_CONNECT_TIMEOUT", Settings.connect_timeout_s)),
         write_retry_s=float(env.get("WEFT_WRITE_RETRY", Settings.write_retry_s)),
+        public_url=_public_url("WEFT_PUBLIC_URL"),
+        allowed_hosts=_hosts("WEFT_ALLOWED_HOSTS"),
+        forwarded_allow_ips=env.get("WEFT_FORWARDED_ALLOW_IPS", "").strip(),
     )
 
 

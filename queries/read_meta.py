@@ -13,3 +13,10 @@ CALL () { MATCH (r:Researcher) RETURN count(r) AS researchers }
 CALL () { MATCH ()-[c:COAUTHORED_WITH]->() RETURN count(c) AS ties }
 RETURN m.data_version AS data_version, elementId(m) AS meta, researchers, ties
 """
+
+# When the graph last changed: the time the newest data version was committed (BUMP_DATA_VERSION sets
+# `loaded_at` with it), as epoch seconds; the site's Last-Modified. One row {changed_at}, null before any load.
+DATA_CHANGED_AT: LiteralString = """
+OPTIONAL MATCH (m:Meta {key: 'graph'})
+RETURN m.loaded_at.epochMillis / 1000.0 AS changed_at
+"""

@@ -43,7 +43,7 @@ from weft.schema.context import Context
 from weft.schema.root import build_schema
 from weft.schema.support import direct
 from weft.schema.support.direct import DirectPlans
-from weft.server import health, network_routes
+from weft.server import health, network_routes, protections
 from weft.server.response_cache import ResponseCache
 from weft.server.site import routes as site
 from weft.server.site.graphiql import graphiql_html
@@ -325,7 +325,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *network_routes.routes,
         *site.routes,
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=site.exception_handlers)
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers=site.exception_handlers,
+        middleware=protections.middleware(settings),  # trusted hosts, security headers, gzipped sitemaps
+    )
 
 
 def serving_app() -> Starlette:

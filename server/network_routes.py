@@ -8,14 +8,14 @@ from collections.abc import Mapping
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
 
 from weft.graph.errors import InvalidInput, Unavailable, WeftError
 from weft.graph.interruptible import run_interruptible
 from weft.graph.network import NetworkParams, researcher_network
 from weft.graph.reads.reader import GraphReader
 from weft.server import exports
-from weft.server.pages import STATIC, network_page
+from weft.server.pages import network_page
+from weft.server.static_files import STATIC, CachedStaticFiles
 
 INT_PARAMS = {
     "depth": "depth",
@@ -94,5 +94,5 @@ async def export_network(request: Request) -> Response:
 routes: list[BaseRoute] = [
     Route("/export/researchers/{id}/network.{fmt}", export_network, methods=["GET"]),
     Route("/researchers/{id}/network", network_page, methods=["GET"]),
-    Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    Mount("/static", app=CachedStaticFiles(directory=STATIC), name="static"),
 ]

@@ -34,6 +34,8 @@ from weft.graph.settings import PROJECT_ROOT, Settings, load_settings
 
 SHARED_DATA = Path(os.environ.get("WEFT_SHARED_DATA", PROJECT_ROOT.parent / "shared" / "data"))
 DEMO_DATA = PROJECT_ROOT / "demo" / "data"
+# Starlette's TestClient sends `Host: testserver`: the apps the tests build answer it beside the local names.
+os.environ.setdefault("WEFT_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1,[::1]")
 
 
 def free_port() -> int:

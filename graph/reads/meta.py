@@ -1,4 +1,4 @@
-"""Reads about the graph as a whole: the version the network cache keys on."""
+"""Reads about the graph as a whole: the version the network cache keys on, and when it last changed."""
 
 from __future__ import annotations
 
@@ -14,3 +14,11 @@ async def data_version(reader: GraphReader) -> DataVersion:
     count, co-authorship count); a load bumps data_version, a reset makes a new Meta node."""
     row = await reader.one(q.DATA_VERSION, {}, "reading the data version") or {}
     return (row.get("data_version"), row.get("meta"), row.get("researchers"), row.get("ties"))
+
+
+async def data_changed_at(reader: GraphReader) -> float | None:
+    """When the graph last changed (epoch seconds): the commit of its newest data version; None before any load.
+    The same for every process reading the graph, so it can date a response (Last-Modified)."""
+    row = await reader.one(q.DATA_CHANGED_AT, {}, "reading when the graph changed") or {}
+    changed = row.get("changed_at")
+    return float(changed) if changed is not None else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -127,7 +128,14 @@ def serve_command(
     """
     import uvicorn
 
-    count = workers or load_settings().serve_workers or available_cores()
+    from weft.server.protections import WILDCARD_BINDS, own_url, proxy_options
+
+    settings = load_settings()
+    if not settings.public_url:  # the workers' absolute links name this server, never a request's Host header
+        os.environ["WEFT_PUBLIC_URL"] = own_url(host, port)
+        if host in WILDCARD_BINDS:
+            console.print(f"WEFT_PUBLIC_URL is not set: links will say {own_url(host, port)} (see README, The site)")
+    count = workers or settings.serve_workers or available_cores()
     uvicorn.run(
         "weft.server.app:serving_app",
         factory=True,
@@ -137,6 +145,7 @@ def serve_command(
         workers=count,
         access_log=access_log,
         server_header=False,  # no `server: uvicorn` line: it tells a stranger what to probe, and costs bytes
+        **proxy_options(settings),  # X-Forwarded-* only from WEFT_FORWARDED_ALLOW_IPS
     )
 
 

@@ -17,7 +17,7 @@ from weft.graph.reads.papers import PaperFilter, category_lookups, paper_page
 from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.researchers import find_researcher
 from weft.server.site import urls
-from weft.server.site.render import finish, not_found, reader_of
+from weft.server.site.render import finish, not_found, reader_of, site_base
 
 ITEMS = 30
 RSS = "application/rss+xml; charset=utf-8"
@@ -40,7 +40,7 @@ def published(node: dict[str, Any]) -> datetime | None:
 
 def render(request: Request, title: str, page_path: str, feed_path: str, papers: list[dict[str, Any]]) -> Response:
     """The feed of `papers` for the page at `page_path`."""
-    base = str(request.base_url).rstrip("/")
+    base = site_base(request)
     fg = FeedGenerator()
     fg.title(_text(f"{title} — newest papers on Weft"))
     fg.link(href=base + page_path, rel="alternate")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from weft.server.site.render import TEMPLATES
+from weft.server.site.render import templates
 
 
 @cache
 def graphiql_html() -> str:
-    """The GraphiQL page (Strawberry's default loads its scripts from unpkg.com)."""
-    return (TEMPLATES / "graphiql.html").read_text(encoding="utf-8")
+    """The GraphiQL page (Strawberry's default loads its scripts from unpkg.com), its files by hashed URL."""
+    return templates.get_template("graphiql.html").render()

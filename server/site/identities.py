@@ -6,6 +6,7 @@ from typing import Any
 
 from weft.graph.identity.ids import KEY_PROPERTIES
 from weft.graph.sources import record_url
+from weft.server.site.links import web_link
 
 ID_PROPERTIES = {
     "Paper": KEY_PROPERTIES["Paper"],
@@ -26,7 +27,7 @@ SOURCE_NAMES = {
 
 
 def identities(label: str, node: dict[str, Any]) -> list[dict[str, Any]]:
-    """`[{source, name, id, url}]` for the ids `node` has, in the API's order."""
+    """`[{source, name, id, url}]` for the ids `node` has, in the API's order (`url` only when http(s))."""
     out: list[dict[str, Any]] = []
     for source, prop in ID_PROPERTIES[label]:
         value = node.get(prop)
@@ -37,7 +38,7 @@ def identities(label: str, node: dict[str, Any]) -> list[dict[str, Any]]:
                 "source": source,
                 "name": SOURCE_NAMES.get(source, source),
                 "id": str(value),
-                "url": record_url(label, source, str(value)),
+                "url": web_link(record_url(label, source, str(value))),
             }
         )
     return out

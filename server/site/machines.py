@@ -11,20 +11,20 @@ from starlette.responses import Response
 from weft.graph.reads.site import site_counts
 from weft.schema.root import build_schema
 from weft.server.site.openapi import openapi_document
-from weft.server.site.render import finish, reader_of, templates
+from weft.server.site.render import finish, reader_of, site_base, templates
 
 
 async def llms_txt(request: Request) -> Response:
     """GET /llms.txt: the graph's size, the GraphQL endpoint and SDL, page URL rules, feeds, exports."""
     counts = await site_counts(reader_of(request))
-    base = str(request.base_url).rstrip("/")
+    base = site_base(request)
     text = templates.get_template("llms.txt").render({"counts": counts, "base": base})
     return finish(request, text.encode(), "text/plain; charset=utf-8")
 
 
 async def openapi_json(request: Request) -> Response:
     """GET /openapi.json: OpenAPI 3.1 for every HTTP route other than /graphql's operations."""
-    body = json.dumps(openapi_document(str(request.base_url).rstrip("/")), indent=1).encode()
+    body = json.dumps(openapi_document(site_base(request)), indent=1).encode()
     return finish(request, body, "application/json")
 
 

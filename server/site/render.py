@@ -9,14 +9,19 @@ import time
 from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from markdownify import markdownify
+from markdownify import MarkdownConverter
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
+from weft.graph.errors import WeftError
+from weft.graph.reads.meta import data_changed_at
 from weft.graph.reads.reader import GraphReader
 from weft.server.site import jsonld, urls
+from weft.server.site.links import web_link
+from weft.server.static_files import static_url
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "site"
 MARKDOWN = "text/markdown"
@@ -37,6 +42,11 @@ def count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def site_base(request: Request) -> str:
+    """The site's absolute base URL, from configuration (WEFT_PUBLIC_URL), never from the request's Host."""
+    return request.app.state.settings.base_url
+
+
 templates.env.globals.update(
     paper_path=urls.paper_path,
     researcher_path=urls.researcher_path,
@@ -45,7 +55,10 @@ templates.env.globals.update(
     jsonld_script=jsonld.script,
     paper_title=paper_title,
     count=count,
+    site_base=site_base,
+    static_url=static_url,
 )
+templates.env.filters["web_link"] = web_link
 
 
 def reader_of(request: Request) -> GraphReader:
@@ -71,13 +84,31 @@ def wants_markdown(request: Request) -> bool:
     return best.get(MARKDOWN, 0.0) > max(best.get(HTML, 0.0), best.get("*/*", 0.0) if HTML not in best else 0.0)
 
 
+class SafeMarkdown(MarkdownConverter):
+    """markdownify where text from data makes no link: `[` and `]` in text are escaped (a title written
+    `[x](javascript:…)` stays text), and a link whose scheme is not http(s) is written as its text alone."""
+
+    def escape(self, text: str, parent_tags: set[str]) -> str:
+        return super().escape(text, parent_tags).replace("[", "\\[").replace("]", "\\]")
+
+    def convert_a(self, el: Any, text: str, parent_tags: set[str]) -> str:
+        href = str(el.get("href") or "").strip()
+        try:
+            scheme = urlsplit(href).scheme
+        except ValueError:
+            scheme = "?"
+        if scheme and web_link(href) is None:  # an absolute link, and not http(s)
+            return text
+        return super().convert_a(el, text, parent_tags)
+
+
 def as_markdown(html: str) -> str:
     """The page's main content (between the main markers) as markdown."""
     start, end = html.find(MAIN_START), html.find(MAIN_END)
     main = html[start + len(MAIN_START) : end] if start >= 0 and end > start else html
     # `&lt;` stays an entity in the markdown (a renderer shows `<`), so no title becomes raw HTML there
     main = main.replace("&lt;", "&amp;lt;").replace("&#60;", "&amp;lt;")
-    text = markdownify(main, heading_style="ATX", strip=["script", "style", "form", "button", "input"])
+    text = SafeMarkdown(heading_style="ATX", strip=["script", "style", "form", "button", "input"]).convert(main)
     lines = [line.rstrip() for line in text.splitlines()]
     out: list[str] = []
     for line in lines:
@@ -86,26 +117,38 @@ def as_markdown(html: str) -> str:
     return "\n".join(out).strip() + "\n"
 
 
-_FIRST_SERVED: dict[str, float] = {}
-"""When this process first served each body (by ETag): its Last-Modified. Bounded: cleared when full."""
-_FIRST_SERVED_MAX = 50_000
+CODE_CHANGED_AT = float(max(int(p.stat().st_mtime) for p in TEMPLATES.iterdir()))
+"""When the templates last changed (the same in every worker): pages are no older than that."""
+SETTLED_S = 2.0
+"""How long after a change Last-Modified is left out: uvicorn's Date is refreshed once a second, so a
+Last-Modified any newer could be later than the response's own Date."""
 
 
-def last_modified(etag: str) -> float:
-    """The time a body with this ETag was first served here: the content has not changed since."""
-    if etag not in _FIRST_SERVED:
-        if len(_FIRST_SERVED) >= _FIRST_SERVED_MAX:
-            _FIRST_SERVED.clear()
-        _FIRST_SERVED[etag] = float(int(time.time()))
-    return _FIRST_SERVED[etag]
+async def read_changed_at(request: Request) -> None:
+    """Note when the graph last changed (its newest data version's commit), read before the page is, for
+    `finish` to date it: every worker reads the same time, so the same body gets the same Last-Modified.
+    Unknown while the database does not answer (pages that need no data still render, undated)."""
+    try:
+        request.state.data_changed_at = await data_changed_at(reader_of(request))
+    except WeftError:
+        return
 
 
-def not_modified(request: Request, etag: str, modified: float) -> bool:
+def last_modified(request: Request) -> float | None:
+    """The response's Last-Modified: the later of the graph's last change and the templates'; None when
+    unknown or so recent that it could be later than Date."""
+    if not hasattr(request.state, "data_changed_at"):
+        return None  # not read for this response: no date is better than a made-up one
+    modified = float(int(max(request.state.data_changed_at or 0.0, CODE_CHANGED_AT)))
+    return modified if modified <= time.time() - SETTLED_S else None
+
+
+def not_modified(request: Request, etag: str, modified: float | None) -> bool:
     """True when the client's copy is current: its If-None-Match names the ETag, or (without an
     If-None-Match, as RFC 9110 says) its If-Modified-Since is not before Last-Modified."""
     if match := request.headers.get("if-none-match"):
         return etag in [t.strip().removeprefix("W/") for t in match.split(",")] or match.strip() == "*"
-    if since := request.headers.get("if-modified-since"):
+    if modified is not None and (since := request.headers.get("if-modified-since")):
         try:
             return parsedate_to_datetime(since).timestamp() >= modified
         except (TypeError, ValueError):
@@ -127,8 +170,9 @@ def finish(
         **(headers or {}),
     }
     if status == 200:
-        modified = last_modified(etag)
-        base["Last-Modified"] = formatdate(modified, usegmt=True)
+        modified = last_modified(request)
+        if modified is not None:
+            base["Last-Modified"] = formatdate(modified, usegmt=True)
         if not_modified(request, etag, modified):
             return Response(status_code=304, headers=base)
     if zipped:

@@ -12,7 +12,7 @@ from weft.graph.errors import InvalidInput, WeftError
 from weft.server.site import feeds, home_page, machines, sitemap
 from weft.server.site.institution_page import institution_page
 from weft.server.site.paper_page import paper_page
-from weft.server.site.render import page
+from weft.server.site.render import page, read_changed_at
 from weft.server.site.researcher_page import researcher_page
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -23,6 +23,7 @@ def guarded(endpoint: Endpoint) -> Endpoint:
 
     async def run(request: Request) -> Response:
         try:
+            await read_changed_at(request)  # before the page's own reads: its Last-Modified (render.finish)
             return await endpoint(request)
         except InvalidInput as exc:
             return page(request, "error.html", {"title": "Bad request", "message": str(exc)}, status=400)

@@ -13,7 +13,7 @@ from starlette.responses import Response, StreamingResponse
 from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.site import site_counts, sitemap_nodes
 from weft.server.site import urls
-from weft.server.site.render import not_found, reader_of
+from weft.server.site.render import not_found, reader_of, site_base
 
 PER_SITEMAP = 50_000
 BATCH = 5_000
@@ -34,7 +34,7 @@ def _url(loc: str, lastmod: str | None) -> str:
 
 async def sitemap_index(request: Request) -> Response:
     """GET /sitemap.xml: one child sitemap per 50,000 pages of each section, plus the static pages."""
-    base = str(request.base_url).rstrip("/")
+    base = site_base(request)
     counts = await site_counts(reader_of(request))
     children = [f"{base}/sitemaps/pages.xml"]
     for section in SECTIONS:
@@ -62,12 +62,12 @@ async def child_sitemap(request: Request) -> Response:
     section, chunk = request.path_params["section"], request.path_params["n"]
     if section not in SECTIONS:
         return not_found(request, "sitemap")
-    base = str(request.base_url).rstrip("/")
+    base = site_base(request)
     return StreamingResponse(_stream(reader_of(request), section, chunk, base), media_type=XML)
 
 
 async def static_sitemap(request: Request) -> Response:
     """GET /sitemaps/pages.xml: the pages that are not an entity's."""
-    base = str(request.base_url).rstrip("/")
+    base = site_base(request)
     body = "".join(_url(base + p, None) for p in STATIC_PAGES)
     return Response(f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {NS}>\n{body}</urlset>\n', media_type=XML)

@@ -26,7 +26,7 @@ from openapi_spec_validator import validate
 from tests.api.conftest import GraphQLClient
 from tests.api.openalex_truth import OpenAlexTruth, short
 from tests.conftest import shared_path
-from weft.graph.settings import Settings
+from weft.graph.settings import Settings, load_settings
 from weft.loaders.run import load_paths
 
 pytestmark = pytest.mark.writes_shared_load  # loads hostile and cross-source records: the next module loads afresh
@@ -36,7 +36,7 @@ BANGOR = "I161548249"
 OA_PAPER = "W2741809807"  # The state of OA: DOI, no arXiv id
 ARXIV_PAPER = "W3188841554"  # DOI 10.48550/arxiv.2108.04680
 ARXIV_ID = "2108.04680"
-BASE = "http://testserver"
+BASE = load_settings().base_url  # absolute URLs come from configuration (WEFT_PUBLIC_URL), not the Host
 SITEMAP_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 ONE_RESEARCHER = "query($id: String!) {{ researcher(id: $id) {{ {} }} }}"
 ONE_INSTITUTION = "query($id: String!) {{ institution(id: $id) {{ {} }} }}"
