@@ -10,7 +10,7 @@ from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
 from typing import Any
 
-from markdownify import markdownify
+from markdownify import MarkdownConverter
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
@@ -23,6 +23,11 @@ MARKDOWN = "text/markdown"
 HTML = "text/html"
 MIN_GZIP_BYTES = 512
 MAIN_START, MAIN_END = "<!-- main -->", "<!-- /main -->"
+DESCRIPTION = (
+    "A knowledge graph of scholarly work: papers, researchers and institutions from OpenAlex, Semantic Scholar"
+    " and arXiv, woven together."
+)
+"""What a page says of itself (meta description, OpenGraph, Twitter card) when it has nothing of its own."""
 
 templates = Jinja2Templates(directory=TEMPLATES)
 
@@ -45,6 +50,7 @@ templates.env.globals.update(
     jsonld_script=jsonld.script,
     paper_title=paper_title,
     count=count,
+    default_description=DESCRIPTION,
 )
 
 
@@ -71,13 +77,25 @@ def wants_markdown(request: Request) -> bool:
     return best.get(MARKDOWN, 0.0) > max(best.get(HTML, 0.0), best.get("*/*", 0.0) if HTML not in best else 0.0)
 
 
+class _Markdown(MarkdownConverter):
+    """markdownify, with `\\`, `&` and `<` in text backslash-escaped as well (CommonMark shows them as they
+    are), so no title becomes raw HTML or an entity; code spans keep them literally, as code spans show text."""
+
+    def escape(self, text: str, parent_tags: set[str]) -> str:
+        if not text:
+            return text
+        text = text.replace("\\", "\\\\").replace("&", "\\&").replace("<", "\\<")
+        return str(super().escape(text, parent_tags))  # pyright: ignore[reportAttributeAccessIssue] - untyped base
+
+
+_MARKDOWN = _Markdown(heading_style="ATX", strip=["script", "style", "form", "button", "input"])
+
+
 def as_markdown(html: str) -> str:
     """The page's main content (between the main markers) as markdown."""
     start, end = html.find(MAIN_START), html.find(MAIN_END)
     main = html[start + len(MAIN_START) : end] if start >= 0 and end > start else html
-    # `&lt;` stays an entity in the markdown (a renderer shows `<`), so no title becomes raw HTML there
-    main = main.replace("&lt;", "&amp;lt;").replace("&#60;", "&amp;lt;")
-    text = markdownify(main, heading_style="ATX", strip=["script", "style", "form", "button", "input"])
+    text = _MARKDOWN.convert(main)
     lines = [line.rstrip() for line in text.splitlines()]
     out: list[str] = []
     for line in lines:
@@ -149,6 +167,11 @@ def int_param(request: Request, name: str, default: int = 1, most: int = 10_000)
     """A positive whole-number query parameter (a page number), `default` when absent or malformed."""
     raw = request.query_params.get(name, "")
     return min(int(raw), most) if raw.isdigit() and int(raw) >= 1 else default
+
+
+def pages_of(total: int, per_page: int) -> int:
+    """How many pages a list of `total` rows takes: at least one (an empty list still has its page)."""
+    return max(1, -(-total // per_page))
 
 
 def moved(request: Request, canonical: str) -> Response | None:
