@@ -1,7 +1,8 @@
 // Loads each of the site's pages in Debian's headless Chromium (playwright-core, no downloaded browser):
 // collects console errors and failed requests, saves a full-page screenshot per page, reads the numbers
 // the page shows (data-metric), types AUTOCOMPLETE (env) into a search page's box and reads the
-// completions, and runs axe-core (npm, injected from node_modules, no CDN) on it.
+// completions, measures each iframe's page (scrolled into view: the document's height against the frame's
+// height, the #cy drawing's height), and runs axe-core (npm, injected from node_modules, no CDN) on it.
 // Usage: node check-site-pages.mjs BASE OUTDIR NAME=PATH...   Prints one JSON object: {NAME: report}.
 import { launchChromium, watchPage } from "./chromium.mjs";
 import { dirname, join } from "node:path";
@@ -38,6 +39,19 @@ try {
       await page.type("#q", process.env.AUTOCOMPLETE, { delay: 60 });
       await page.waitForFunction(() => document.querySelectorAll("#suggestions option").length > 0, null, { timeout: 30000 });
       report.suggestions = await page.evaluate(() => [...document.querySelectorAll("#suggestions option")].map((o) => o.value));
+    }
+    report.frames = [];
+    for (const element of await page.$$("iframe")) {
+      await element.scrollIntoViewIfNeeded();
+      const frame = await element.contentFrame();
+      await frame.waitForLoadState("load");
+      await frame.waitForFunction(() => document.body && document.body.dataset.state !== "loading", null, { timeout: 60000 });
+      report.frames.push(await frame.evaluate(() => ({
+        path: window.location.pathname,
+        innerHeight: window.innerHeight,
+        scrollHeight: document.documentElement.scrollHeight,
+        cyHeight: document.getElementById("cy")?.getBoundingClientRect().height ?? null,
+      })));
     }
     await page.screenshot({ path: join(outdir, `${name}.png`), fullPage: true });
     await page.addScriptTag({ path: AXE });
