@@ -37,13 +37,15 @@ RETURN n {.id, .name, .updated_date} AS node
 """
 
 # The index pages (/papers, /researchers, /institutions): `$limit` nodes after the first `$skip` in the
-# order of a range index (papers: paper_sort_cited, then id among equal keys, the API's MOST_CITED order;
-# the others: their name_key index), so a page costs its skip over the index, never a sort of every node;
-# with the number listed (count store for papers, the index for names). Returns total, page.
+# order of a range index (papers: paper_sort_cited, the API's MOST_CITED order; the others: their name_key
+# index), equal keys by id (PartialTop sorts only those), so a page costs its skip over the index, never a
+# sort of every node; with the number listed (count store for papers, the name_key index for the others,
+# which lists only the named). Returns total, page.
 INDEX_PAPERS: LiteralString = """
 CALL () { MATCH (p:Paper) RETURN count(p) AS total }
 CALL () {
-  MATCH (p:Paper) WHERE p.sort_cited >= 0 AND p.sort_date IS NOT NULL
+  MATCH (p:Paper) USING INDEX p:Paper(sort_cited, sort_date)
+  WHERE p.sort_cited >= 0 AND p.sort_date IS NOT NULL
   WITH p ORDER BY p.sort_cited DESC, p.sort_date DESC, p.id SKIP $skip LIMIT $limit
   RETURN collect(p {.id, .arxiv_id, .openalex_id, .doi, .title, .year, .cited_by_count, .venue}) AS page
 }
@@ -54,7 +56,7 @@ INDEX_RESEARCHERS: LiteralString = """
 CALL () { MATCH (n:Researcher) WHERE n.name_key IS NOT NULL RETURN count(n) AS total }
 CALL () {
   MATCH (n:Researcher) WHERE n.name_key IS NOT NULL
-  WITH n ORDER BY n.name_key SKIP $skip LIMIT $limit
+  WITH n ORDER BY n.name_key, n.id SKIP $skip LIMIT $limit
   RETURN collect(n {.id, .name, paper_count: COUNT { (n)-[:AUTHORED]->() }}) AS page
 }
 RETURN total, page
@@ -64,7 +66,7 @@ INDEX_INSTITUTIONS: LiteralString = """
 CALL () { MATCH (n:Institution) WHERE n.name_key IS NOT NULL RETURN count(n) AS total }
 CALL () {
   MATCH (n:Institution) WHERE n.name_key IS NOT NULL
-  WITH n ORDER BY n.name_key SKIP $skip LIMIT $limit
+  WITH n ORDER BY n.name_key, n.id SKIP $skip LIMIT $limit
   RETURN collect(n {.id, .name, .country, paper_count: COUNT { (n)<-[:STATES_AFFILIATION]-() }}) AS page
 }
 RETURN total, page

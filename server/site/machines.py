@@ -15,7 +15,7 @@ from weft.server.site.render import finish, reader_of, templates
 
 ROBOTS = """User-agent: *
 Disallow: /graphql
-Disallow: /search
+Disallow: /search?
 Disallow: /export/
 Allow: /
 

@@ -24,7 +24,7 @@ SECTIONS: dict[str, Callable[[dict[str, Any]], str]] = {
     "researchers": urls.researcher_path,
     "institutions": urls.institution_path,
 }
-STATIC_PAGES = ("/", "/search", "/developers")
+STATIC_PAGES = ("/", "/search", "/developers", "/papers", "/researchers", "/institutions")
 
 
 def _url(loc: str, lastmod: str | None) -> str:
