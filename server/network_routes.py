@@ -13,8 +13,11 @@ from weft.graph.errors import InvalidInput, Unavailable, WeftError
 from weft.graph.interruptible import run_interruptible
 from weft.graph.network import NetworkParams, researcher_network
 from weft.graph.reads.reader import GraphReader
+from weft.graph.reads.researchers import find_researcher
 from weft.server import exports
 from weft.server.pages import network_page
+from weft.server.site.render import not_found, reader_of
+from weft.server.site.routes import guarded
 from weft.server.static_files import STATIC, CachedStaticFiles
 
 INT_PARAMS = {
@@ -91,8 +94,16 @@ async def export_network(request: Request) -> Response:
     return Response(body, media_type=exports.FORMATS[fmt], headers=headers)
 
 
+async def researcher_network_page(request: Request) -> Response:
+    """GET /researchers/{id}/network: the network page of a known researcher (any id form), else the
+    site's 404, as /researchers/{id} answers."""
+    if await find_researcher(reader_of(request), request.path_params["id"]) is None:
+        return not_found(request, "researcher")
+    return await network_page(request)
+
+
 routes: list[BaseRoute] = [
     Route("/export/researchers/{id}/network.{fmt}", export_network, methods=["GET"]),
-    Route("/researchers/{id}/network", network_page, methods=["GET"]),
+    Route("/researchers/{id}/network", guarded(researcher_network_page), methods=["GET"]),
     Mount("/static", app=CachedStaticFiles(directory=STATIC), name="static"),
 ]

@@ -1,7 +1,9 @@
 // Drives the network page in Debian's headless Chromium (playwright-core, no downloaded browser):
 // waits for the drawing, applies a minimum weight with the controls, clicks a researcher, waits for the re-centred drawing, saves a screenshot
 // (SCREENSHOT, and SCREENSHOT with -recentred before .png after the click)
-// and prints one JSON object with what it saw. Usage: node check-network-page.mjs URL SCREENSHOT
+// and prints one JSON object with what it saw, with the labels a reader sees (drawn, opaque, not too small
+// at the zoom), how many pairs of them overlap and how many besides the centre's lie under another
+// researcher's disc. Usage: node check-network-page.mjs URL SCREENSHOT
 import { launchChromium, watchPage } from "./chromium.mjs";
 
 const [url, screenshot] = process.argv.slice(2);
@@ -31,6 +33,21 @@ try {
       drawnEdges: window.weftNetwork.cy.edges().length,
       status: document.getElementById("status").textContent,
       path: window.location.pathname + window.location.search,
+      labels: (() => {
+        const cy = window.weftNetwork.cy;
+        const seen = cy.nodes().filter((n) => n.style("label") && parseFloat(n.style("text-opacity")) > 0 &&
+          parseFloat(n.style("font-size")) * cy.zoom() >= parseFloat(n.style("min-zoomed-font-size") || 0));
+        const boxes = seen.map((n) => n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true }));
+        const meet = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+        let overlaps = 0;
+        let covered = 0;
+        boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => { if (meet(a, b)) overlaps += 1; }));
+        seen.forEach((n, i) => cy.nodes().forEach((o) => {
+          if (n.id() === window.weftNetwork.centre || o.id() === n.id()) return;
+          if (meet(boxes[i], o.boundingBox({ includeLabels: false }))) covered += 1;
+        }));
+        return { shown: seen.map((n) => n.id()), overlaps, covered };
+      })(),
     }));
 
   await page.goto(url, { waitUntil: "load" });

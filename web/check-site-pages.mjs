@@ -1,8 +1,9 @@
 // Loads each of the site's pages in Debian's headless Chromium (playwright-core, no downloaded browser):
 // collects console errors and failed requests, saves a full-page screenshot per page, reads the numbers
 // the page shows (data-metric), types AUTOCOMPLETE (env) into a search page's box and reads the
-// completions, runs axe-core (npm, injected from node_modules, no CDN) on it, and reports its response headers,
-// the URLs its elements name, Content-Security-Policy violations and whether GraphiQL drew.
+// completions, measures each iframe's page (scrolled into view: the document's height against the frame's
+// height, the #cy drawing's height), runs axe-core (npm, injected from node_modules, no CDN) on it, and reports
+// its response headers, the URLs its elements name, Content-Security-Policy violations and whether GraphiQL drew.
 // Usage: node check-site-pages.mjs BASE OUTDIR NAME=PATH...   Prints one JSON object: {NAME: report}.
 import { launchChromium, watchPage } from "./chromium.mjs";
 import { readFileSync } from "node:fs";
@@ -53,6 +54,19 @@ try {
     );
     report.graphiqlDrawn = await page.evaluate(() => document.querySelector(".graphiql-container .CodeMirror") !== null);
     report.cspViolations = await page.evaluate(() => window.__cspViolations);
+    report.frames = [];
+    for (const element of await page.$$("iframe")) {
+      await element.scrollIntoViewIfNeeded();
+      const frame = await element.contentFrame();
+      await frame.waitForLoadState("load");
+      await frame.waitForFunction(() => document.body && document.body.dataset.state !== "loading", null, { timeout: 60000 });
+      report.frames.push(await frame.evaluate(() => ({
+        path: window.location.pathname,
+        innerHeight: window.innerHeight,
+        scrollHeight: document.documentElement.scrollHeight,
+        cyHeight: document.getElementById("cy")?.getBoundingClientRect().height ?? null,
+      })));
+    }
     await page.screenshot({ path: join(outdir, `${name}.png`), fullPage: true });
     await page.evaluate(AXE_SOURCE); // evaluated by the driver: an injected <script> would break the page's policy
     const axe = await page.evaluate(async () => {

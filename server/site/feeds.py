@@ -1,12 +1,15 @@
 """RSS 2.0 feeds of the newest papers (feedgen): overall, per researcher, per institution, per category.
 
-Each is the first page of the same paper list the API's `papers(sort: NEWEST)` reads."""
+Each is the first page of the same paper list the API's `papers(sort: NEWEST)` reads. A feed's channel
+links to the entity's HTML page (and to itself as atom:link rel=self); its lastBuildDate is its newest
+item's date, so the bytes and the ETag change only when the list does and readers get their 304."""
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 from feedgen.feed import FeedGenerator
 from starlette.requests import Request
@@ -16,11 +19,14 @@ from weft.graph.reads.institutions import find_institution
 from weft.graph.reads.papers import PaperFilter, category_lookups, paper_page
 from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.researchers import find_researcher
+from weft.graph.reads.site import category_names
 from weft.server.site import urls
 from weft.server.site.render import finish, not_found, reader_of, site_base
 
 ITEMS = 30
 RSS = "application/rss+xml; charset=utf-8"
+UNDATED = datetime(1970, 1, 1, tzinfo=UTC)
+"""The lastBuildDate of a feed none of whose papers has a date: fixed, where feedgen's default is now."""
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
@@ -43,10 +49,11 @@ def render(request: Request, title: str, page_path: str, feed_path: str, papers:
     base = site_base(request)
     fg = FeedGenerator()
     fg.title(_text(f"{title} — newest papers on Weft"))
-    fg.link(href=base + page_path, rel="alternate")
     fg.link(href=base + feed_path, rel="self")
+    fg.link(href=base + page_path, rel="alternate")  # the last link is the channel's <link>
     fg.description(_text(f"The newest papers of {title} in the Weft graph."))
     fg.language("en")
+    fg.lastBuildDate(max((d for n in papers if (d := published(n)) is not None), default=UNDATED))
     for node in reversed(papers):  # feedgen puts each new entry first
         entry = fg.add_entry()
         link = base + urls.paper_path(node)
@@ -99,4 +106,5 @@ async def category_feed(request: Request) -> Response:
     if not ids:
         return not_found(request, "category")
     rows = await _newest(reader, PaperFilter(categories=ids))
-    return render(request, f"category {key}", f"/search?q={key}", urls.category_feed_path(key), rows)
+    name = " / ".join(await category_names(reader, ids)) or key
+    return render(request, name, "/search?q=" + quote(name), urls.category_feed_path(key), rows)

@@ -10,11 +10,14 @@ from weft.graph.reads.page import Page
 from weft.graph.reads.papers import PaperFilter, paper_page
 from weft.graph.reads.search import search_page
 from weft.graph.reads.site import site_counts
-from weft.server.site.render import int_param, not_found, page, reader_of
+from weft.server.site import jsonld
+from weft.server.site.render import DESCRIPTION, int_param, not_found, page, pages_of, reader_of
 
 MOST_CITED = 10
 PER_PAGE = 20
 KINDS = {"papers": ["PAPER"], "researchers": ["RESEARCHER"], "institutions": ["INSTITUTION"]}
+SEARCH_TEXT = "Search Weft's papers (by words or meaning), researchers and institutions."
+DEVELOPERS_TEXT = "Weft's machine interfaces: GraphQL, its schema, openapi.json, llms.txt, exports, feeds and sitemaps."
 MODES = {"both": "HYBRID", "words": "KEYWORD", "meaning": "SEMANTIC"}
 """The search page's `mode`: the API's SearchMode under a reader's name (`both`, the default, is HYBRID)."""
 
@@ -24,7 +27,14 @@ async def home(request: Request) -> Response:
     reader = reader_of(request)
     counts = await site_counts(reader)
     top = await paper_page(reader, PaperFilter(), "MOST_CITED", None, MOST_CITED)
-    return page(request, "home.html", {"title": "Weft", "canonical": "/", "counts": counts, "top": top.rows})
+    context = {
+        "title": "Weft",
+        "canonical": "/",
+        "counts": counts,
+        "top": top.rows,
+        "jsonld": jsonld.website(DESCRIPTION),
+    }
+    return page(request, "home.html", context)
 
 
 async def search(request: Request) -> Response:
@@ -43,6 +53,8 @@ async def search(request: Request) -> Response:
             hits = await search_page(reader_of(request), text, kinds, skip, PER_PAGE, MODES[mode])
         except InvalidInput as exc:
             error = str(exc)
+    if page_no > pages_of(hits.total, PER_PAGE):
+        return not_found(request, "page")
     context = {
         "title": f"Search: {text}" if text else "Search",
         "canonical": "/search",
@@ -52,14 +64,22 @@ async def search(request: Request) -> Response:
         "hits": hits,
         "error": error,
         "page_no": page_no,
-        "pages": max(1, -(-hits.total // PER_PAGE)),
+        "pages": pages_of(hits.total, PER_PAGE),
+        "description": SEARCH_TEXT,
+        "jsonld": jsonld.web_page("SearchResultsPage", "/search", "Search", SEARCH_TEXT),
     }
     return page(request, "search.html", context, status=400 if error else 200)
 
 
 async def developers(request: Request) -> Response:
     """GET /developers: the machine interfaces (GraphQL, SDL, openapi.json, llms.txt, exports, feeds)."""
-    return page(request, "developers.html", {"title": "Developers", "canonical": "/developers"})
+    context = {
+        "title": "Developers",
+        "canonical": "/developers",
+        "description": DEVELOPERS_TEXT,
+        "jsonld": jsonld.web_page("WebPage", "/developers", "Developers", DEVELOPERS_TEXT),
+    }
+    return page(request, "developers.html", context)
 
 
 async def missing(request: Request, exc: Exception) -> Response:

@@ -8,7 +8,7 @@ from starlette.responses import Response
 from weft.graph.reads.institutions import InstitutionParts, RosterPart, institution_details
 from weft.server.site import jsonld, urls
 from weft.server.site.identities import identities
-from weft.server.site.render import int_param, moved, not_found, page, reader_of
+from weft.server.site.render import count, int_param, moved, not_found, page, pages_of, reader_of
 
 ROSTER = 25
 MOST_CITED = 10
@@ -34,18 +34,25 @@ async def institution_page(request: Request) -> Response:
     node = details.node
     if redirect := moved(request, urls.institution_path(node)):
         return redirect
+    if page_no > pages_of(details.roster.total, ROSTER):
+        return not_found(request, "page")
     return page(
         request,
         "institution.html",
         {
             "title": node.get("name") or node["id"],
             "canonical": urls.institution_path(node),
+            "description": (
+                f"{node.get('name') or node['id']}{' (' + node['country'] + ')' if node.get('country') else ''}:"
+                f" {count(details.roster.total, 'researcher')} in Weft's graph, their most cited works and"
+                " collaborating institutions."
+            ),
             "feed": f"/feeds/institutions/{node['id']}.xml",
             "node": node,
             "details": details,
             "identities": identities("Institution", node),
             "page_no": page_no,
-            "pages": max(1, -(-details.roster.total // ROSTER)),
+            "pages": pages_of(details.roster.total, ROSTER),
             "jsonld": jsonld.organization(node, details.parents),
         },
     )

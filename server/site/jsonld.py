@@ -1,5 +1,7 @@
 """schema.org JSON-LD for each page: ScholarlyArticle (papers), Person (researchers), Organization
-(institutions), with the source records in `sameAs`. Paths are made absolute by the template's base."""
+(institutions), with the source records in `sameAs`; WebSite with its SearchAction (home), and a WebPage,
+SearchResultsPage or CollectionPage with its BreadcrumbList (the other pages). Paths are made absolute by
+the template's base."""
 
 from __future__ import annotations
 
@@ -22,12 +24,80 @@ def script(data: dict[str, Any], base: str) -> Markup:
 def _absolute(value: Any, base: str) -> Any:
     if isinstance(value, dict):
         return {
-            k: (base + v if k in ("url", "@id") and isinstance(v, str) and v.startswith("/") else _absolute(v, base))
+            k: (base + v if k in _PATH_KEYS and isinstance(v, str) and v.startswith("/") else _absolute(v, base))
             for k, v in value.items()
         }
     if isinstance(value, list):
         return [_absolute(v, base) for v in value]
     return value
+
+
+_PATH_KEYS = ("url", "@id", "item", "urlTemplate")
+"""The keys whose value, when a path, is made absolute."""
+_CC = "https://creativecommons.org/licenses/{}/4.0/"
+LICENSES = {
+    **{f"cc-{kind}": _CC.format(kind) for kind in ("by", "by-sa", "by-nd", "by-nc", "by-nc-sa", "by-nc-nd")},
+    "cc0": "https://creativecommons.org/publicdomain/zero/1.0/",
+    "public-domain": "https://creativecommons.org/publicdomain/mark/1.0/",
+    "mit": "https://opensource.org/licenses/MIT",
+}
+"""OpenAlex's licence keys as the URL of the licence (schema.org's `license` is a URL); others have none."""
+
+
+def license_url(value: Any) -> str | None:
+    """The licence's URL: an http(s) URL as the source gave it, a known key's URL, else None."""
+    text = str(value or "").strip()
+    if text.lower().startswith(("http://", "https://")):
+        return text
+    return LICENSES.get(text.lower())
+
+
+def breadcrumbs(*trail: tuple[str, str]) -> dict[str, Any]:
+    """A BreadcrumbList from the home page down the (name, path) trail."""
+    items = [("Weft", "/"), *trail]
+    return {
+        "@type": "BreadcrumbList",
+        "itemListElement": [
+            {"@type": "ListItem", "position": n, "name": name, "item": path}
+            for n, (name, path) in enumerate(items, start=1)
+        ],
+    }
+
+
+def website(description: str) -> dict[str, Any]:
+    """The home page: the WebSite with its search (SearchAction), as search engines read a sitelinks box."""
+    return {
+        "@context": "https://schema.org",
+        "@type": "WebSite",
+        "@id": "/",
+        "url": "/",
+        "name": "Weft",
+        "description": description,
+        "potentialAction": {
+            "@type": "SearchAction",
+            "target": {"@type": "EntryPoint", "urlTemplate": "/search?q={search_term_string}"},
+            "query-input": "required name=search_term_string",
+        },
+    }
+
+
+def web_page(kind: str, path: str, name: str, description: str) -> dict[str, Any]:
+    """A page that is not an entity's (`kind`: WebPage, SearchResultsPage, CollectionPage) in the site's trail."""
+    return {
+        "@context": "https://schema.org",
+        "@type": kind,
+        "@id": path,
+        "url": path,
+        "name": name,
+        "description": description,
+        "isPartOf": {"@type": "WebSite", "@id": "/", "name": "Weft"},
+        "breadcrumb": breadcrumbs((name, path)),
+    }
+
+
+def collection_page(path: str, name: str, description: str) -> dict[str, Any]:
+    """An index page (/papers, /researchers, /institutions)."""
+    return web_page("CollectionPage", path, name, description)
 
 
 def _same_as(label: str, node: dict[str, Any]) -> list[str]:
@@ -96,7 +166,7 @@ def article(
     optional = {
         "datePublished": node.get("publication_date") or node.get("year"),
         "abstract": node.get("abstract"),
-        "license": node.get("license"),
+        "license": license_url(node.get("license")),
         "isPartOf": node.get("venue"),
         "inLanguage": node.get("language"),
     }

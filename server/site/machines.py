@@ -1,4 +1,4 @@
-"""For automated readers: /llms.txt (what Weft holds and how to read it) and /openapi.json."""
+"""For automated readers: /robots.txt, /llms.txt (what Weft holds and how to read it) and /openapi.json."""
 
 from __future__ import annotations
 
@@ -12,6 +12,21 @@ from weft.graph.reads.site import site_counts
 from weft.schema.root import build_schema
 from weft.server.site.openapi import openapi_document
 from weft.server.site.render import finish, reader_of, site_base, templates
+
+ROBOTS = """User-agent: *
+Disallow: /graphql
+Disallow: /search?
+Disallow: /export/
+Allow: /
+
+Sitemap: {base}/sitemap.xml
+"""
+"""Crawlers take the pages (listed by the sitemap), not the API, the search answers or the network files."""
+
+
+async def robots_txt(request: Request) -> Response:
+    """GET /robots.txt: what crawlers may fetch, and where the sitemap is."""
+    return finish(request, ROBOTS.format(base=site_base(request)).encode(), "text/plain; charset=utf-8")
 
 
 async def llms_txt(request: Request) -> Response:

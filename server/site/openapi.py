@@ -8,6 +8,8 @@ HTML = {"text/html": {"schema": {"type": "string"}}, "text/markdown": {"schema":
 XML = {"application/xml": {"schema": {"type": "string"}}}
 RSS = {"application/rss+xml": {"schema": {"type": "string"}}}
 NOT_FOUND = {"description": "Nothing has that id (an HTML page saying so).", "content": HTML}
+PAST_LAST = {"description": "Nothing has that id, or the page number is past the list's last page.", "content": HTML}
+PAGE = {"type": "integer", "minimum": 1}
 MOVED = {"description": "Another spelling of the page: Location holds the canonical path."}
 
 
@@ -34,8 +36,13 @@ def _get(
 
 def _entity(kind: str, name: str) -> dict[str, Any]:
     key = _param(name, "path", f"The {kind}'s canonical key with its slug, or any id form (301 to the canonical path).")
-    page = _param("page", "query", "Page of the list (1-based).", {"type": "integer", "minimum": 1})
-    return _get(f"The {kind}'s page", HTML, [key, page], errors={"301": MOVED, "404": NOT_FOUND})
+    page = _param("page", "query", "Page of the list (1-based).", PAGE)
+    return _get(f"The {kind}'s page", HTML, [key, page], errors={"301": MOVED, "404": PAST_LAST})
+
+
+def _index(what: str) -> dict[str, Any]:
+    page = _param("page", "query", "Page of the list (1-based).", PAGE)
+    return _get(f"Every {what}, in numbered pages", HTML, [page], errors={"404": PAST_LAST})
 
 
 def _feed(kind: str) -> dict[str, Any]:
@@ -59,10 +66,14 @@ def openapi_document(base: str) -> dict[str, Any]:
                     "Only one kind.",
                     {"type": "string", "enum": ["papers", "researchers", "institutions"]},
                 ),
-                _param("page", "query", "Page of hits (1-based).", {"type": "integer", "minimum": 1}),
+                _param("page", "query", "Page of hits (1-based).", PAGE),
             ],
+            errors={"404": {"description": "The page number is past the last page of hits.", "content": HTML}},
         ),
         "/developers": _get("The machine interfaces, linked", HTML),
+        "/papers": _index("paper, most cited first"),
+        "/researchers": _index("researcher, by family name"),
+        "/institutions": _index("institution, by name"),
         "/papers/{key}": _entity("paper", "key"),
         "/researchers/{key}": _entity("researcher", "key"),
         "/institutions/{key}": _entity("institution", "key"),
@@ -70,6 +81,7 @@ def openapi_document(base: str) -> dict[str, Any]:
             "The researcher's co-author network, drawn",
             {"text/html": {"schema": {"type": "string"}}},
             [_param("id", "path", "Any researcher id.")],
+            errors={"404": NOT_FOUND},
         ),
         "/export/researchers/{id}/network.{fmt}": _get(
             "The researcher's network as GraphML, GEXF or Cytoscape.js JSON",
@@ -106,6 +118,10 @@ def openapi_document(base: str) -> dict[str, Any]:
                 ),
                 _param("n", "path", "Chunk number (0-based).", {"type": "integer", "minimum": 0}),
             ],
+            errors={"404": {"description": "No such section, or the chunk is past its last page.", "content": HTML}},
+        ),
+        "/robots.txt": _get(
+            "What crawlers may fetch, and the sitemap index", {"text/plain": {"schema": {"type": "string"}}}
         ),
         "/llms.txt": _get(
             "What Weft holds and how an automated reader should use it", {"text/plain": {"schema": {"type": "string"}}}

@@ -10,7 +10,7 @@ from starlette.responses import Response
 from weft.graph.reads.papers import CitedByPart, PaperDetails, PaperParts, ReferencesPart, categories_of, paper_details
 from weft.server.site import jsonld, urls
 from weft.server.site.identities import identities
-from weft.server.site.render import int_param, moved, not_found, page, paper_title, reader_of
+from weft.server.site.render import int_param, moved, not_found, page, pages_of, paper_title, reader_of
 
 PER_PAGE = 20
 SHOWN_AUTHORS = 8
@@ -32,6 +32,16 @@ def categories(details: PaperDetails) -> dict[str, list[dict[str, Any]]]:
     }
 
 
+def description(node: dict[str, Any], authorships: list[dict[str, Any]]) -> str:
+    """What the paper's meta description says: its abstract, else who wrote it when, and how cited."""
+    if node.get("abstract"):
+        return str(node["abstract"])
+    names = [a["researcher"].get("name") for a in authorships[:3] if a["researcher"].get("name")]
+    by = f" by {', '.join(names)}{' et al.' if len(authorships) > 3 else ''}" if names else ""
+    year = f" ({node['year']})" if node.get("year") else ""
+    return f"{paper_title(node)}{year}{by}; cited by {node.get('cited_by_count') or 0}."
+
+
 def context(
     details: PaperDetails, citing_categories: dict[str, list[dict[str, Any]]], cited_page: int, refs_page: int
 ) -> dict[str, Any]:
@@ -39,6 +49,8 @@ def context(
     return {
         "title": paper_title(node),
         "canonical": urls.paper_path(node),
+        "description": description(node, details.authorships),
+        "og_type": "article",
         "node": node,
         "version": version_info(node),
         "categories": categories(details),
@@ -50,9 +62,9 @@ def context(
         "citing_categories": citing_categories,
         "references": details.references,
         "cited_page": cited_page,
-        "cited_pages": max(1, -(-details.cited_by.total // PER_PAGE)),
+        "cited_pages": pages_of(details.cited_by.total, PER_PAGE),
         "refs_page": refs_page,
-        "refs_pages": max(1, -(-details.references.total // PER_PAGE)),
+        "refs_pages": pages_of(details.references.total, PER_PAGE),
         "jsonld": jsonld.article(node, details.authorships, details.references.rows),
     }
 
@@ -75,6 +87,10 @@ async def paper_page(request: Request) -> Response:
         return not_found(request, "paper")
     if redirect := moved(request, urls.paper_path(details.node)):
         return redirect
+    if cited_page > pages_of(details.cited_by.total, PER_PAGE) or refs_page > pages_of(
+        details.references.total, PER_PAGE
+    ):
+        return not_found(request, "page")
     citing = [p["id"] for p in details.cited_by.rows]
     citing_categories = await categories_of(reader, citing) if citing else {}
     return page(request, "paper.html", context(details, citing_categories, cited_page, refs_page))

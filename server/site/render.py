@@ -28,6 +28,11 @@ MARKDOWN = "text/markdown"
 HTML = "text/html"
 MIN_GZIP_BYTES = 512
 MAIN_START, MAIN_END = "<!-- main -->", "<!-- /main -->"
+DESCRIPTION = (
+    "A knowledge graph of scholarly work: papers, researchers and institutions from OpenAlex, Semantic Scholar"
+    " and arXiv, woven together."
+)
+"""What a page says of itself (meta description, OpenGraph, Twitter card) when it has nothing of its own."""
 
 templates = Jinja2Templates(directory=TEMPLATES)
 
@@ -57,6 +62,7 @@ templates.env.globals.update(
     count=count,
     site_base=site_base,
     static_url=static_url,
+    default_description=DESCRIPTION,
 )
 templates.env.filters["web_link"] = web_link
 
@@ -85,11 +91,16 @@ def wants_markdown(request: Request) -> bool:
 
 
 class SafeMarkdown(MarkdownConverter):
-    """markdownify where text from data makes no link: `[` and `]` in text are escaped (a title written
-    `[x](javascript:…)` stays text), and a link whose scheme is not http(s) is written as its text alone."""
+    """markdownify where text from data makes no link and no HTML: `\\`, `&` and `<` in text are
+    backslash-escaped (CommonMark shows them as they are; code spans keep them literally), so are `[` and `]`
+    (a title written `[x](javascript:…)` stays text), and a link whose scheme is not http(s) is its text alone."""
 
     def escape(self, text: str, parent_tags: set[str]) -> str:
-        return super().escape(text, parent_tags).replace("[", "\\[").replace("]", "\\]")
+        if not text:
+            return text
+        text = text.replace("\\", "\\\\").replace("&", "\\&").replace("<", "\\<")
+        escaped = str(super().escape(text, parent_tags))  # pyright: ignore[reportAttributeAccessIssue] - untyped base
+        return escaped.replace("[", "\\[").replace("]", "\\]")
 
     def convert_a(self, el: Any, text: str, parent_tags: set[str]) -> str:
         href = str(el.get("href") or "").strip()
@@ -102,13 +113,14 @@ class SafeMarkdown(MarkdownConverter):
         return super().convert_a(el, text, parent_tags)
 
 
+_MARKDOWN = SafeMarkdown(heading_style="ATX", strip=["script", "style", "form", "button", "input"])
+
+
 def as_markdown(html: str) -> str:
     """The page's main content (between the main markers) as markdown."""
     start, end = html.find(MAIN_START), html.find(MAIN_END)
     main = html[start + len(MAIN_START) : end] if start >= 0 and end > start else html
-    # `&lt;` stays an entity in the markdown (a renderer shows `<`), so no title becomes raw HTML there
-    main = main.replace("&lt;", "&amp;lt;").replace("&#60;", "&amp;lt;")
-    text = SafeMarkdown(heading_style="ATX", strip=["script", "style", "form", "button", "input"]).convert(main)
+    text = _MARKDOWN.convert(main)
     lines = [line.rstrip() for line in text.splitlines()]
     out: list[str] = []
     for line in lines:
@@ -193,6 +205,11 @@ def int_param(request: Request, name: str, default: int = 1, most: int = 10_000)
     """A positive whole-number query parameter (a page number), `default` when absent or malformed."""
     raw = request.query_params.get(name, "")
     return min(int(raw), most) if raw.isdigit() and int(raw) >= 1 else default
+
+
+def pages_of(total: int, per_page: int) -> int:
+    """How many pages a list of `total` rows takes: at least one (an empty list still has its page)."""
+    return max(1, -(-total // per_page))
 
 
 def moved(request: Request, canonical: str) -> Response | None:

@@ -14,7 +14,7 @@ from weft.graph.reads.researchers import CoauthorsPart, PapersPart, Profile, Pro
 from weft.graph.sources import SOURCE_KEYS
 from weft.server.site import jsonld, urls
 from weft.server.site.identities import SOURCE_NAMES, identities
-from weft.server.site.render import int_param, moved, not_found, page, reader_of
+from weft.server.site.render import count, int_param, moved, not_found, page, pages_of, reader_of
 
 PER_PAGE = 24
 FIELDS = ("field", 12)
@@ -53,12 +53,23 @@ def works_counts(node: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def description(node: dict[str, Any], stats: dict[str, Any]) -> str:
+    """What the researcher's meta description says: who, how many papers and citations, the h-index."""
+    papers, cites = count(stats.get("paper_count") or 0, "paper"), count(stats.get("citation_count") or 0, "citation")
+    return (
+        f"{node.get('name') or node['id']}: {papers}, {cites}, h-index {stats.get('h_index') or 0}; co-authors,"
+        " institutions and fields in Weft's graph of OpenAlex, Semantic Scholar and arXiv records."
+    )
+
+
 def context(profile: Profile, papers: Page, sort: str, page_no: int, category: str | None) -> dict[str, Any]:
     node = profile.node
     path = urls.researcher_path(node)
     return {
         "title": node.get("name") or node["id"],
         "canonical": path,
+        "description": description(node, profile.stats),
+        "og_type": "profile",
         "feed": f"/feeds/researchers/{node['id']}.xml",
         "node": node,
         "stats": profile.stats,
@@ -73,7 +84,7 @@ def context(profile: Profile, papers: Page, sort: str, page_no: int, category: s
         "identities": identities("Researcher", node),
         "sort": next(k for k, v in SORTS.items() if v == sort),
         "page_no": page_no,
-        "pages": max(1, -(-papers.total // PER_PAGE)),
+        "pages": pages_of(papers.total, PER_PAGE),
         "category": category,
         "jsonld": jsonld.person(node, profile.institutions),
     }
@@ -96,4 +107,6 @@ async def researcher_page(request: Request) -> Response:
     papers = profile.papers
     if category:
         papers = await filtered_papers(reader, profile.node["id"], category, sort, page_no)
+    if page_no > pages_of(papers.total, PER_PAGE):
+        return not_found(request, "page")
     return page(request, "researcher.html", context(profile, papers, sort, page_no, category))

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from weft.graph.errors import InvalidInput, WeftError
-from weft.server.site import feeds, home_page, machines, sitemap
+from weft.server.site import feeds, home_page, index_pages, machines, sitemap
 from weft.server.site.institution_page import institution_page
 from weft.server.site.paper_page import paper_page
 from weft.server.site.render import page, read_changed_at
@@ -34,6 +34,15 @@ def guarded(endpoint: Endpoint) -> Endpoint:
     return run
 
 
+def _to(path: str) -> Endpoint:
+    """An endpoint answering 301 to `path` (`/papers/` with nothing after it is the index)."""
+
+    async def move(request: Request) -> Response:
+        return RedirectResponse(path, status_code=301)
+
+    return move
+
+
 def _get(path: str, endpoint: Endpoint) -> Route:
     return Route(path, guarded(endpoint), methods=["GET", "HEAD"])
 
@@ -42,9 +51,16 @@ routes: list[BaseRoute] = [
     _get("/", home_page.home),
     _get("/search", home_page.search),
     _get("/developers", home_page.developers),
+    _get("/researchers", index_pages.researchers_index),
+    _get("/institutions", index_pages.institutions_index),
+    _get("/papers", index_pages.papers_index),
+    _get("/researchers/", _to("/researchers")),
+    _get("/institutions/", _to("/institutions")),
+    _get("/papers/", _to("/papers")),
     _get("/researchers/{key:path}", researcher_page),
     _get("/institutions/{key:path}", institution_page),
     _get("/papers/{rest:path}", paper_page),
+    _get("/robots.txt", machines.robots_txt),
     _get("/feeds/papers.xml", feeds.all_papers_feed),
     _get("/feeds/researchers/{key}.xml", feeds.researcher_feed),
     _get("/feeds/institutions/{key}.xml", feeds.institution_feed),

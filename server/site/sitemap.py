@@ -24,7 +24,7 @@ SECTIONS: dict[str, Callable[[dict[str, Any]], str]] = {
     "researchers": urls.researcher_path,
     "institutions": urls.institution_path,
 }
-STATIC_PAGES = ("/", "/search", "/developers")
+STATIC_PAGES = ("/", "/search", "/developers", "/papers", "/researchers", "/institutions")
 
 
 def _url(loc: str, lastmod: str | None) -> str:
@@ -45,25 +45,29 @@ async def sitemap_index(request: Request) -> Response:
     return Response(xml, media_type=XML)
 
 
-async def _stream(reader: GraphReader, section: str, chunk: int, base: str) -> AsyncIterator[str]:
+async def _stream(reader: GraphReader, section: str, rows: list[dict[str, Any]], base: str) -> AsyncIterator[str]:
+    """The urlset from its first batch `rows` on, each further batch read after the last id of the one before."""
     yield f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {NS}>\n'
-    path_of, after, skip, left = SECTIONS[section], "", chunk * PER_SITEMAP, PER_SITEMAP
-    while left > 0:
-        rows = await sitemap_nodes(reader, section, after, skip, min(BATCH, left))
+    path_of, left = SECTIONS[section], PER_SITEMAP
+    while True:
         yield "".join(_url(base + path_of(n), n.get("updated_date")) for n in rows)
-        if len(rows) < min(BATCH, left):
+        left -= len(rows)
+        if left <= 0 or len(rows) < BATCH:
             break
-        after, skip, left = rows[-1]["id"], 0, left - len(rows)
+        rows = await sitemap_nodes(reader, section, rows[-1]["id"], 0, min(BATCH, left))
     yield "</urlset>\n"
 
 
 async def child_sitemap(request: Request) -> Response:
-    """GET /sitemaps/{section}-{n}.xml: the n-th 50,000 pages of a section, streamed."""
+    """GET /sitemaps/{section}-{n}.xml: the n-th 50,000 pages of a section, streamed; 404 past the last."""
     section, chunk = request.path_params["section"], request.path_params["n"]
     if section not in SECTIONS:
         return not_found(request, "sitemap")
-    base = site_base(request)
-    return StreamingResponse(_stream(reader_of(request), section, chunk, base), media_type=XML)
+    reader = reader_of(request)
+    first = await sitemap_nodes(reader, section, "", chunk * PER_SITEMAP, min(BATCH, PER_SITEMAP))
+    if not first:
+        return not_found(request, "sitemap")
+    return StreamingResponse(_stream(reader, section, first, site_base(request)), media_type=XML)
 
 
 async def static_sitemap(request: Request) -> Response:

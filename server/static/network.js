@@ -1,9 +1,12 @@
 // Weft's network page: fetches researcherNetwork from /graphql and draws it with Cytoscape.js.
 // Node size = paper count, colour = community, edge width = shared papers; hover shows details,
-// click re-centres. `window.weftNetwork` exposes the drawn state for the browser test.
+// click re-centres. Labels that would overlap are hidden: the centre's first, then the others by distance
+// and papers, each only where it overlaps none already shown (a hidden one shows on hover).
+// `window.weftNetwork` exposes the drawn state for the browser test.
 (function () {
   "use strict";
 
+  const MAX_LABELS = 40;
   const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
     "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939"];
   const QUERY = `query Network($id: String!, $depth: Int!, $minWeight: Int!, $yearFrom: Int, $yearTo: Int, $limit: Int!) {
@@ -97,7 +100,10 @@
         maxZoom: 4,
         style: [
           { selector: "node", style: { "background-color": "data(colour)", width: "data(size)", height: "data(size)",
-            label: "data(name)", "font-size": 8, "text-opacity": 0.8, color: "#1d2433" } },
+            label: "data(name)", "font-size": 8, "text-opacity": 0, color: "#1d2433" } },
+          { selector: "node.named, node.hovered", style: { "text-opacity": 0.9 } },
+          { selector: "node.hovered", style: { "z-index": 10, "text-background-color": "#fff",
+            "text-background-opacity": 0.85, "text-background-padding": 1 } },
           { selector: "node.centre", style: { "border-width": 3, "border-color": "#111", "font-weight": "bold" } },
           { selector: "edge", style: { width: "data(width)", "line-color": "#a0aec0", opacity: 0.6,
             "curve-style": "haystack" } },
@@ -111,6 +117,34 @@
     state.cy.layout({ name: "cose", animate: false, randomize: true, nodeRepulsion: () => 8000,
       idealEdgeLength: () => 60, numIter: 1000 }).run();
     state.cy.fit(undefined, 30);
+    nameWithoutOverlap(state.cy, network.centre);
+  }
+
+  function overlaps(a, b) {
+    return a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+  }
+
+  // Shows the labels that overlap no label already shown and no other researcher's disc (drawn over
+  // it), in order of importance: the centre (always shown), then nearer rings before farther ones, more
+  // papers first, at most MAX_LABELS. Positions and label sizes are both in model units, so what overlaps does not
+  // change with the zoom.
+  function nameWithoutOverlap(cy, centre) {
+    const order = cy.nodes().sort((a, b) =>
+      (b.id() === centre) - (a.id() === centre) ||
+      a.data("distance") - b.data("distance") || b.data("paperCount") - a.data("paperCount"));
+    const discs = cy.nodes().map((n) => ({ id: n.id(), box: n.boundingBox({ includeLabels: false }) }));
+    const shown = [];
+    cy.nodes().removeClass("named");
+    order.forEach((node) => {
+      if (shown.length >= MAX_LABELS) return;
+      const box = node.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true });
+      const free = shown.every((other) => !overlaps(box, other)) &&
+        discs.every((disc) => disc.id === node.id() || !overlaps(box, disc.box));
+      if (node.id() === centre || free) {
+        node.addClass("named");
+        shown.push(box);
+      }
+    });
   }
 
   function bindEvents(cy) {
@@ -132,6 +166,8 @@
       tooltip.style.top = `${p.y + 12}px`;
       tooltip.hidden = false;
     });
+    cy.on("mouseover", "node", (event) => { event.target.addClass("hovered"); });
+    cy.on("mouseout", "node", (event) => { event.target.removeClass("hovered"); });
     cy.on("mouseout", "node, edge", () => { tooltip.hidden = true; });
     cy.on("tap", "node", (event) => {
       const id = event.target.id();
@@ -161,6 +197,8 @@
       draw(network);
       const centre = network.nodes.find((n) => n.id === network.centre);
       document.getElementById("centre-name").textContent = centre ? centre.name || centre.id : network.centre;
+      document.getElementById("cy").setAttribute("aria-label", `Co-authorship network of ` +
+        `${centre ? centre.name || centre.id : network.centre}: ${network.nodes.length} researchers`);
       const s = network.stats;
       setStatus(`${s.nodeCount} researchers, ${s.edgeCount} ties, ${s.components} component(s), density ` +
         `${s.density.toFixed(3)}, clustering ${s.averageClustering.toFixed(3)}` +

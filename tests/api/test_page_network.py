@@ -84,6 +84,10 @@ def test_page_draws_the_api_network_and_click_recentres(page_server: LiveServer)
     assert first["centre"] == expected["centre"]
     assert first["drawnNodes"] == first["apiNodeCount"] == len(expected["nodes"]) > 1
     assert first["drawnEdges"] == len(expected["edges"])
+    # A dense network: the labels a reader sees overlap nowhere; the centre's is one; the minor ones wait for hover
+    labels = first["labels"]
+    assert labels["overlaps"] == 0 == labels["covered"] and first["centre"] in labels["shown"]
+    assert 1 < len(labels["shown"]) < first["drawnNodes"]
 
     filtered, heavy = report["filtered"], api_network(base, BUTCHER, min_weight=2)
     assert filtered["drawnNodes"] == filtered["apiNodeCount"] == len(heavy["nodes"]) < len(expected["nodes"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import time
 import xml.etree.ElementTree as ET
 from collections import deque
 from email.utils import format_datetime, parsedate_to_datetime
@@ -20,6 +21,7 @@ from urllib.parse import quote, urlsplit
 
 import feedparser
 import pytest
+from markdown_it import MarkdownIt
 from neo4j import Driver
 from openapi_spec_validator import validate
 
@@ -68,6 +70,7 @@ class Doc(HTMLParser):
         self.jsonld: list[Any] = []
         self.metrics: dict[str, str] = {}
         self.scripts: list[dict[str, str]] = []
+        self.meta: dict[str, str] = {}
         self.h1 = ""
         self.lists: dict[str, list[str]] = {}
         self.text: list[str] = []
@@ -80,6 +83,8 @@ class Doc(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
         self._links(tag, a)
+        if tag == "meta" and (a.get("name") or a.get("property")):
+            self.meta[a.get("name") or a.get("property") or ""] = a.get("content", "")
         if tag == "script":
             self.scripts.append(a)
             if a.get("type") == "application/ld+json":
@@ -499,8 +504,12 @@ def test_openapi_json_is_valid_and_names_every_route(client: GraphQLClient) -> N
         "/researchers/{key}",
         "/papers/{key}",
         "/institutions/{key}",
+        "/papers",
+        "/researchers",
+        "/institutions",
         "/feeds/papers.xml",
         "/sitemap.xml",
+        "/robots.txt",
         "/llms.txt",
         "/health",
         "/export/researchers/{id}/network.{fmt}",
@@ -533,6 +542,203 @@ def test_html_is_gzipped_and_revalidates_to_304(client: GraphQLClient) -> None:
     assert get(client, path, **{"if-none-match": '"other"'}).status_code == 200
     plain = get(client, path, **{"accept-encoding": "identity"})
     assert "content-encoding" not in plain.headers and plain.text == raw.text
+
+
+# --- index pages, paging, robots.txt, meta tags (issue 48) ------------------------------------
+
+
+def test_robots_txt_names_the_sitemap(client: GraphQLClient) -> None:
+    response = get(client, "/robots.txt")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/plain")
+    lines = response.text.splitlines()
+    assert "User-agent: *" in lines and "Disallow: /graphql" in lines
+    sitemaps = [line.removeprefix("Sitemap: ") for line in lines if line.startswith("Sitemap: ")]
+    assert sitemaps == [BASE + "/sitemap.xml"]
+    xml_of(client, "/sitemap.xml")
+
+
+def index_links(client: GraphQLClient, section: str) -> tuple[int, list[str]]:
+    """Every page of an index page in turn: the total it states and the links it lists, page after page."""
+    doc = page(client, f"/{section}")
+    total, n = doc.metric("indexTotal"), 1
+    hrefs = [h for h in doc.links if h.startswith(f"/{section}/")]
+    while f"?page={n + 1}" in doc.links:
+        n += 1
+        doc = Doc(get(client, f"/{section}?page={n}").text)
+        hrefs += [h for h in doc.links if h.startswith(f"/{section}/")]
+    assert get(client, f"/{section}?page={n + 1}").status_code == 404, section
+    return total, hrefs
+
+
+def test_index_pages_list_every_entity_once(client: GraphQLClient) -> None:
+    """/papers, /researchers and /institutions answer 200 (not 307 to a 404) and, page by page, link
+    every paper, researcher and institution the home page counts, each once, to a page that exists."""
+    home = get(client, "/").text
+    for section in ("papers", "researchers", "institutions"):
+        assert get(client, f"/{section}/").headers["location"] == f"/{section}"
+        total, hrefs = index_links(client, section)
+        counted = int(re.search(rf'data-count="{section}">(\d+)<', home).group(1))  # type: ignore[union-attr]
+        assert total == counted == len(hrefs) == len(set(hrefs)) > 0, section
+        for href in (hrefs[0], hrefs[-1]):
+            assert get(client, href).status_code == 200, href
+    most_cited = client.data("{ papers(sort: MOST_CITED, first: 25) { edges { node { canonicalUrl } } } }")
+    listed = page(client, "/papers").links
+    assert [h for h in listed if h.startswith("/papers/")] == [
+        e["node"]["canonicalUrl"] for e in most_cited["papers"]["edges"]
+    ]
+
+
+def test_pages_past_the_last_answer_404(client: GraphQLClient) -> None:
+    """A page number past a list's last page is 404 (not "Page 99 of 2"); the last page itself is 200."""
+    researcher = get(client, f"/researchers/{BUTCHER}").headers["location"]
+    institution = get(client, f"/institutions/{BANGOR}").headers["location"]
+    paper = get(client, f"/papers/{OA_PAPER}").headers["location"]
+    for path in (researcher, institution, "/search?q=visualisation&"):
+        last = Doc(get(client, path.rstrip("&")).text)
+        pages = max([1] + [int(m) for h in last.links for m in re.findall(r"[?&]page=(\d+)", h)])
+        joiner = "" if path.endswith("&") else "?"
+        assert get(client, f"{path}{joiner}page={pages}").status_code == 200, path
+        assert get(client, f"{path}{joiner}page=99").status_code == 404, path
+    for name in ("cited", "refs"):
+        assert get(client, f"{paper}?{name}=1").status_code == 200
+        assert get(client, f"{paper}?{name}=99").status_code == 404, name
+    assert get(client, "/papers?page=99").status_code == 404
+
+
+def test_an_empty_sitemap_chunk_is_404(client: GraphQLClient) -> None:
+    children = [loc.text or "" for loc in xml_of(client, "/sitemap.xml").findall("s:sitemap/s:loc", SITEMAP_NS)]
+    for section in ("papers", "researchers", "institutions"):
+        chunks = [c for c in children if f"/sitemaps/{section}-" in c]
+        assert chunks == [f"{BASE}/sitemaps/{section}-0.xml"], section  # the shared data: under 50,000 each
+        assert get(client, f"/sitemaps/{section}-1.xml").status_code == 404, section
+        assert get(client, f"/sitemaps/{section}-7.xml").status_code == 404, section
+
+
+def test_network_page_of_an_unknown_researcher_is_404(client: GraphQLClient) -> None:
+    assert get(client, f"/researchers/{BUTCHER}/network").status_code == 200
+    for unknown in ("A0000000000", "no-such-researcher"):
+        assert get(client, f"/researchers/{unknown}").status_code == 404
+        response = get(client, f"/researchers/{unknown}/network")
+        assert response.status_code == 404 and "No researcher answers" in response.text, unknown
+
+
+def test_pages_carry_description_opengraph_and_twitter_tags(client: GraphQLClient) -> None:
+    paths = [
+        "/",
+        "/search?q=visualisation",
+        "/developers",
+        "/papers",
+        "/researchers",
+        get(client, f"/researchers/{BUTCHER}").headers["location"],
+        get(client, f"/papers/{OA_PAPER}").headers["location"],
+        get(client, f"/institutions/{BANGOR}").headers["location"],
+    ]
+    descriptions = set()
+    for path in paths:
+        doc = page(client, path)
+        meta = doc.meta
+        assert 20 <= len(meta["description"]) <= 301 and meta["og:description"] == meta["description"], path
+        assert meta["og:title"] and meta["og:title"] == meta["twitter:title"], path
+        assert meta["og:url"] == doc.canonical[0] and meta["twitter:card"] == "summary", path
+        assert meta["og:site_name"] == "Weft" and meta["og:type"], path
+        descriptions.add(meta["description"])
+    assert len(descriptions) == len(paths)  # each page says what it is
+    researcher = page(client, paths[5])
+    assert researcher.meta["description"].startswith(researcher.h1) and researcher.meta["og:type"] == "profile"
+
+
+def test_home_search_and_developers_pages_have_jsonld(client: GraphQLClient) -> None:
+    home = jsonld_of(client, "/")
+    assert home["@type"] == "WebSite" and home["@id"] == BASE + "/"
+    action = home["potentialAction"]
+    assert action["@type"] == "SearchAction" and action["query-input"] == "required name=search_term_string"
+    template = action["target"]["urlTemplate"]
+    assert template == BASE + "/search?q={search_term_string}"
+    found = page(client, template.replace("{search_term_string}", "visualisation").removeprefix(BASE))
+    assert found.metric("hitsTotal") > 0
+    for path, kind, name in (
+        ("/search", "SearchResultsPage", "Search"),
+        ("/developers", "WebPage", "Developers"),
+        ("/papers", "CollectionPage", "Papers"),
+    ):
+        data = jsonld_of(client, path)
+        assert data["@type"] == kind and data["name"] == name, path
+        trail = data["breadcrumb"]["itemListElement"]
+        assert data["breadcrumb"]["@type"] == "BreadcrumbList"
+        assert [(t["position"], t["item"]) for t in trail] == [(1, BASE + "/"), (2, BASE + path)], path
+
+
+CC = "https://creativecommons.org/licenses/{}/4.0/"
+LICENCE_URLS = {
+    **{f"cc-{kind}": CC.format(kind) for kind in ("by", "by-sa", "by-nd", "by-nc", "by-nc-sa", "by-nc-nd")},
+    "cc0": "https://creativecommons.org/publicdomain/zero/1.0/",
+    "public-domain": "https://creativecommons.org/publicdomain/mark/1.0/",
+    "mit": "https://opensource.org/licenses/MIT",
+}
+
+
+def test_jsonld_license_is_a_url(client: GraphQLClient) -> None:
+    """schema.org's `license` is a URL: a licence key becomes its licence's URL, a URL stays, others go."""
+    by_license: dict[str, str] = {}
+    query = """query($after: String) { papers(first: 100, after: $after) {
+      edges { node { license canonicalUrl } } pageInfo { hasNextPage endCursor } } }"""
+    after = None
+    while True:
+        papers = client.data(query, {"after": after})["papers"]
+        by_license |= {e["node"]["license"]: e["node"]["canonicalUrl"] for e in papers["edges"] if e["node"]["license"]}
+        if not papers["pageInfo"]["hasNextPage"]:
+            break
+        after = papers["pageInfo"]["endCursor"]
+    assert {"cc-by", "other-oa"} <= set(by_license), by_license
+    for key, path in by_license.items():
+        expected = key if key.startswith(("http://", "https://")) else LICENCE_URLS.get(key)
+        assert jsonld_of(client, path).get("license") == expected, key
+
+
+def rendered(markdown: str) -> str:
+    """The markdown as a CommonMark renderer (raw HTML allowed, as on most sites) turns it into HTML."""
+    return MarkdownIt("commonmark").render(markdown)
+
+
+def test_markdown_code_spans_and_category_tags_read_right(client: GraphQLClient) -> None:
+    developers = get(client, "/developers", accept="text/markdown").text
+    assert "`/export/researchers/<id>/network.graphml`" in developers and "&lt;" not in developers
+    assert "<code>/export/researchers/&lt;id&gt;/network.graphml</code>" in rendered(developers)
+
+    query = "query($id: String!) { paper(id: $id) { canonicalUrl categories { category { name } } } }"
+    api = client.data(query, {"id": ARXIV_PAPER})["paper"]
+    names = [c["category"]["name"] for c in api["categories"]]
+    assert len(names) >= 2
+    markdown = get(client, api["canonicalUrl"], accept="text/markdown").text
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)  # links as their text
+    assert ", ".join(names[:2]) in text, names
+
+
+# --- feeds (issue 48) ---------------------------------------------------------------------------
+
+
+def test_feeds_link_their_page_and_date_from_their_newest_item(client: GraphQLClient) -> None:
+    """The channel <link> is the entity's page (atom:link rel=self is the feed), lastBuildDate is the
+    newest item's date, so a feed read again later is the same bytes: its ETag answers 304."""
+    api = client.data(ONE_RESEARCHER.format("canonicalUrl fields(first: 1) { category { key name } }"), {"id": BUTCHER})
+    researcher = api["researcher"]
+    key, name = researcher["fields"][0]["category"]["key"], researcher["fields"][0]["category"]["name"]
+    doc = page(client, researcher["canonicalUrl"])
+    own_feed = next(a["href"] for a in doc.alternates if "/feeds/researchers/" in a["href"])
+    feeds = {"/feeds/papers.xml": BASE + "/", own_feed: BASE + researcher["canonicalUrl"]}
+    for feed_path, page_url in feeds.items():
+        feed = parse_feed(client, feed_path)
+        assert feed.feed.link == page_url, feed_path
+        assert [link.href for link in feed.feed.links if link.rel == "self"] == [BASE + feed_path], feed_path
+        newest = max(e.published_parsed for e in feed.entries)
+        assert feed.feed.updated_parsed == newest, feed_path
+    category = parse_feed(client, f"/feeds/categories/{quote(key, safe='')}.xml")
+    assert name in category.feed.title and key not in category.feed.title, (key, category.feed.title)
+    assert category.feed.link.startswith(BASE + "/") and not category.feed.link.endswith(".xml")
+    first = get(client, "/feeds/papers.xml")
+    time.sleep(1.1)  # a second later: a feed dated "now" would differ here
+    again = get(client, "/feeds/papers.xml", **{"if-none-match": first.headers["etag"]})
+    assert again.status_code == 304
 
 
 # --- escaping and the crawl (last: the escaping test adds a record) ----------------------------
@@ -583,7 +789,8 @@ def test_hostile_text_is_escaped_everywhere(
     assert paper.jsonld[0]["author"][0]["name"] == HOSTILE
     assert Doc(get(client, researcher_path).text).h1 == HOSTILE == Doc(get(client, institution_path).text).h1
     markdown = get(client, paper_path, accept="text/markdown").text
-    assert "<script>" not in markdown
+    assert "<script" not in rendered(markdown)  # as a renderer shows it: text, not an element
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in rendered(markdown)
 
 
 def internal(href: str, here: str) -> str | None:

@@ -100,6 +100,8 @@ def test_every_page_type_in_chromium(site: LiveServer) -> None:
         "search": "/search?q=visualisation",
         "developers": "/developers",
         "not-found": "/papers/no-such-paper",
+        "network": f"/researchers/{BUTCHER}/network",
+        "papers-index": "/papers",
         "graphiql": "/graphql",
     }
     reports = run_pages(base, pages)
@@ -128,6 +130,10 @@ def test_every_page_type_in_chromium(site: LiveServer) -> None:
     }
     assert {k: metrics[k] for k in expected["authorPositions"]} == expected["authorPositions"]
     assert metrics["papersTotal"] == expected["papers"]["totalCount"]
+    # The embedded network fits its frame (nothing cut off at the bottom) and leaves the drawing room
+    (frame,) = researcher["frames"]
+    assert frame["path"].endswith("/network") and frame["scrollHeight"] <= frame["innerHeight"], frame
+    assert frame["cyHeight"] >= 300, frame
 
     paper, expected = reports["paper"], data["paper"]
     assert paper["h1"] == expected["title"] and paper["path"].startswith("/papers/2108.04680-")
