@@ -4,6 +4,8 @@ framing and referrer rules, and sitemaps are gzipped for clients that accept it.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -107,12 +109,19 @@ def own_url(host: str, port: int) -> str:
     return f"http://[{name}]:{port}" if ":" in name else f"http://{name}:{port}"
 
 
-def proxy_options(settings: Settings) -> dict[str, object]:
+class ProxyOptions(TypedDict):
+    """uvicorn's two options on proxy headers."""
+
+    proxy_headers: bool
+    forwarded_allow_ips: str | None
+
+
+def proxy_options(settings: Settings) -> ProxyOptions:
     """uvicorn's options for X-Forwarded-For/-Proto: read only from the proxies in WEFT_FORWARDED_ALLOW_IPS,
     and from no one when it is unset (uvicorn's own default would trust 127.0.0.1)."""
     if settings.forwarded_allow_ips:
         return {"proxy_headers": True, "forwarded_allow_ips": settings.forwarded_allow_ips}
-    return {"proxy_headers": False}
+    return {"proxy_headers": False, "forwarded_allow_ips": None}
 
 
 def middleware(settings: Settings) -> list[Middleware]:

@@ -89,7 +89,8 @@ class SafeMarkdown(MarkdownConverter):
     `[x](javascript:…)` stays text), and a link whose scheme is not http(s) is written as its text alone."""
 
     def escape(self, text: str, parent_tags: set[str]) -> str:
-        return super().escape(text, parent_tags).replace("[", "\\[").replace("]", "\\]")
+        escaped = super().escape(text, parent_tags)  # pyright: ignore[reportAttributeAccessIssue] - not in the stub
+        return escaped.replace("[", "\\[").replace("]", "\\]")
 
     def convert_a(self, el: Any, text: str, parent_tags: set[str]) -> str:
         href = str(el.get("href") or "").strip()
@@ -99,7 +100,7 @@ class SafeMarkdown(MarkdownConverter):
             scheme = "?"
         if scheme and web_link(href) is None:  # an absolute link, and not http(s)
             return text
-        return super().convert_a(el, text, parent_tags)
+        return super().convert_a(el, text, parent_tags)  # pyright: ignore[reportAttributeAccessIssue] - not in the stub
 
 
 def as_markdown(html: str) -> str:
