@@ -230,6 +230,8 @@ def test_no_absolute_url_comes_from_the_host_header(any_host: TestClient) -> Non
     for path in [r.path for r in routes if "{" not in r.path]:  # every fixed route, those added later too
         response = any_host.get(path, headers=evil, follow_redirects=False)
         assert EVIL not in response.text and EVIL not in response.headers.get("location", ""), path
+    for path, target in (("/developers/", "/developers"), ("/search/", "/search")):  # Starlette's slash redirects
+        assert any_host.get(path, headers=evil, follow_redirects=False).headers["location"] == target
     bodies: dict[str, str] = {}
     for path in (
         paper,
