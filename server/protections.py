@@ -1,10 +1,14 @@
 """The layers around every request (server/app.py adds them in one place): only configured Host headers are
 answered, every response says `nosniff` and every document carries a Content-Security-Policy with
-framing and referrer rules, and sitemaps are gzipped for clients that accept it."""
+framing and referrer rules, redirects to the request's own host are sent as paths, and sitemaps are
+gzipped for clients that accept it."""
 
 from __future__ import annotations
 
-from starlette.datastructures import MutableHeaders
+from typing import TypedDict
+from urllib.parse import urlsplit, urlunsplit
+
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -77,6 +81,30 @@ class TrustedHosts:
             await self.checked(scope, receive, send)
 
 
+class RelativeRedirects:
+    """A redirect to the request's own host is sent as a path: Starlette's trailing-slash redirects build an
+    absolute URL from the Host header, and no absolute URL may come from a request header."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = Headers(scope=scope).get("host", "")
+
+        async def send_relative(message: Message) -> None:
+            if message["type"] == "http.response.start" and 300 <= message["status"] < 400:
+                headers = MutableHeaders(scope=message)
+                target = urlsplit(headers.get("location", ""))
+                if target.netloc and target.netloc == host:
+                    headers["location"] = urlunsplit(("", "", target.path or "/", target.query, target.fragment))
+            await send(message)
+
+        await self.app(scope, receive, send_relative)
+
+
 class CompressedSitemaps:
     """Sitemaps (the index and the streamed children, up to 50,000 URLs each) gzipped when accepted; the
     pages and feeds gzip themselves (server/site/render.py), static files are kept gzipped
@@ -107,12 +135,19 @@ def own_url(host: str, port: int) -> str:
     return f"http://[{name}]:{port}" if ":" in name else f"http://{name}:{port}"
 
 
-def proxy_options(settings: Settings) -> dict[str, object]:
+class ProxyOptions(TypedDict):
+    """uvicorn's two options on proxy headers."""
+
+    proxy_headers: bool
+    forwarded_allow_ips: str | None
+
+
+def proxy_options(settings: Settings) -> ProxyOptions:
     """uvicorn's options for X-Forwarded-For/-Proto: read only from the proxies in WEFT_FORWARDED_ALLOW_IPS,
     and from no one when it is unset (uvicorn's own default would trust 127.0.0.1)."""
     if settings.forwarded_allow_ips:
         return {"proxy_headers": True, "forwarded_allow_ips": settings.forwarded_allow_ips}
-    return {"proxy_headers": False}
+    return {"proxy_headers": False, "forwarded_allow_ips": None}
 
 
 def middleware(settings: Settings) -> list[Middleware]:
@@ -120,5 +155,6 @@ def middleware(settings: Settings) -> list[Middleware]:
     return [
         Middleware(TrustedHosts, hosts=settings.trusted_hosts),
         Middleware(SecurityHeaders),
+        Middleware(RelativeRedirects),
         Middleware(CompressedSitemaps),
     ]

@@ -110,7 +110,7 @@ class SafeMarkdown(MarkdownConverter):
             scheme = "?"
         if scheme and web_link(href) is None:  # an absolute link, and not http(s)
             return text
-        return super().convert_a(el, text, parent_tags)
+        return super().convert_a(el, text, parent_tags)  # pyright: ignore[reportAttributeAccessIssue] - not in the stub
 
 
 _MARKDOWN = SafeMarkdown(heading_style="ATX", strip=["script", "style", "form", "button", "input"])

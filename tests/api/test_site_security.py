@@ -29,6 +29,7 @@ import feedparser
 import httpx
 import pytest
 from neo4j import Driver
+from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from tests.api.conftest import LiveServer, executing
@@ -224,7 +225,13 @@ def test_a_foreign_host_is_refused_but_health_probes_answer(client: TestClient) 
 
 def test_no_absolute_url_comes_from_the_host_header(any_host: TestClient) -> None:
     paper = canonical(any_host, f"/papers/{GOOD_PAPER}")
-    evil = {"host": EVIL, "x-forwarded-host": EVIL, "x-forwarded-proto": "https"}
+    evil = {"host": EVIL, "x-forwarded-host": EVIL, "x-forwarded-proto": "https", "accept": "text/html"}
+    routes = [r for r in any_host.app.routes if isinstance(r, Route) and "GET" in (r.methods or ())]  # type: ignore[attr-defined]
+    for path in [r.path for r in routes if "{" not in r.path]:  # every fixed route, those added later too
+        response = any_host.get(path, headers=evil, follow_redirects=False)
+        assert EVIL not in response.text and EVIL not in response.headers.get("location", ""), path
+    for path, target in (("/developers/", "/developers"), ("/search/", "/search")):  # Starlette's slash redirects
+        assert any_host.get(path, headers=evil, follow_redirects=False).headers["location"] == target
     bodies: dict[str, str] = {}
     for path in (
         paper,

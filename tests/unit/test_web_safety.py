@@ -113,8 +113,8 @@ def test_weft_serve_names_its_own_address_when_no_public_url() -> None:
 
 def test_proxy_headers_are_trusted_only_from_configured_proxies() -> None:
     """The options `weft serve` gives uvicorn, as uvicorn's Config takes them."""
-    unset = uvicorn.Config("weft.server.app:serving_app", **proxy_options(Settings()))  # type: ignore[arg-type]
+    unset = uvicorn.Config("weft.server.app:serving_app", **proxy_options(Settings()))
     assert unset.proxy_headers is False  # uvicorn's own default trusts X-Forwarded-* from 127.0.0.1
     configured = Settings(forwarded_allow_ips="10.0.0.2,10.0.0.3")
-    proxied = uvicorn.Config("weft.server.app:serving_app", **proxy_options(configured))  # type: ignore[arg-type]
+    proxied = uvicorn.Config("weft.server.app:serving_app", **proxy_options(configured))
     assert proxied.proxy_headers is True and proxied.forwarded_allow_ips == "10.0.0.2,10.0.0.3"
