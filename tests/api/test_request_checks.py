@@ -99,7 +99,7 @@ def app_http(settings: Settings, request: pytest.FixtureRequest) -> Iterator[Tes
 def test_extensions_of_the_wrong_type_are_400_on_every_path(app_http: TestClient) -> None:
     headers = {"content-type": "application/json"}
     for n in range(3):  # a repeated document (other bytes each time: no cache hit) the direct plans answer
-        primed = app_http.post("/graphql", content=version_with("extensions", '{"n": %d}' % n), headers=headers)
+        primed = app_http.post("/graphql", content=version_with("extensions", f'{{"n": {n}}}'), headers=headers)
     assert primed.status_code == 200 and primed.headers.get("x-weft-direct") == "1"
     for extensions in WRONG_EXTENSIONS:
         body = version_with("extensions", extensions)
