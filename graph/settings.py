@@ -52,6 +52,8 @@ class Settings:
     network_cache_mb: int = 32  # WEFT_NETWORK_CACHE_MB: computed networks (and their graphs) kept per worker
     response_cache_ttl_s: float = 0.25  # WEFT_RESPONSE_CACHE_TTL_MS: how often the data version is read
     connect_timeout_s: float = 3.0  # WEFT_CONNECT_TIMEOUT: opening a Bolt connection (and waiting for one)
+    storage_connect_timeout_s: float = 5.0  # WEFT_STORAGE_CONNECT_TIMEOUT: opening a connection to object storage
+    storage_read_timeout_s: float = 10.0  # WEFT_STORAGE_READ_TIMEOUT: object storage's silence before a call fails
     write_retry_s: float = 30.0  # WEFT_WRITE_RETRY: how long loads and the CLI retry a failed transaction
 
     @property
@@ -140,6 +142,8 @@ def load_settings() -> Settings:
         network_cache_mb=_int("WEFT_NETWORK_CACHE_MB", Settings.network_cache_mb),
         response_cache_ttl_s=max(_int("WEFT_RESPONSE_CACHE_TTL_MS", 250), 10) / 1000,
         connect_timeout_s=_float("WEFT_CONNECT_TIMEOUT", Settings.connect_timeout_s),
+        storage_connect_timeout_s=_float("WEFT_STORAGE_CONNECT_TIMEOUT", Settings.storage_connect_timeout_s),
+        storage_read_timeout_s=_float("WEFT_STORAGE_READ_TIMEOUT", Settings.storage_read_timeout_s),
         write_retry_s=_float("WEFT_WRITE_RETRY", Settings.write_retry_s),
     )
 
