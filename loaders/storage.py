@@ -78,7 +78,7 @@ def location(raw: str | Path | DataPath, what: str = "path") -> DataPath:
     return path
 
 
-def storage_options(url: str) -> dict[str, object]:
+def storage_options(url: str) -> dict[str, Any]:
     """The file system options that bound a silent store (WEFT_STORAGE_CONNECT_TIMEOUT and _READ_TIMEOUT):
     S3's botocore timeouts, with one attempt per call (s3fs retries the call itself); none for others."""
     if not url.startswith(("s3://", "s3a://")):
