@@ -77,6 +77,8 @@ def translated_errors(what: str) -> Generator[None, None, None]:
         raise InvalidInput(f"{what}: {exc.message}") from exc
     except (ServiceUnavailable, SessionExpired, TransientError, OSError) as exc:
         raise Unavailable(f"{what}: Neo4j is unavailable ({exc.__class__.__name__})") from exc
+    except UnicodeEncodeError as exc:  # a lone surrogate (JSON's `\\udfff`) in a parameter: Bolt sends UTF-8
+        raise InvalidInput(f"{what}: a text argument is not valid Unicode ({exc.reason})") from exc
 
 
 def check_connectivity(driver: Driver, what: str = "connecting to Neo4j") -> None:

@@ -86,6 +86,21 @@ def test_variables_nested_under_the_limit_are_a_graphql_error(client: GraphQLCli
     assert error["message"] == "Variable values are nested too deeply."  # graphql-core's own check
 
 
+def test_a_lone_surrogate_in_any_text_argument_is_bad_input(client: GraphQLClient) -> None:
+    """Search checks its own text (tests/api/test_semantic_api.py); any other text the database would get
+    is refused as bad input too, not INTERNAL_SERVER_ERROR (Bolt cannot encode it)."""
+    asked = [
+        ("query($q: String!) { institution(id: $q) { name } }", {"q": "\udfff"}),
+        ('query($q: String!) { search(query: "malaria", category: $q) { totalCount } }', {"q": "x\udfff"}),
+    ]
+    for query, variables in asked:
+        body = json.dumps({"query": query, "variables": variables})  # ASCII: the surrogate as its escape
+        response = client.http.post("/graphql", content=body, headers={"content-type": "application/json"})
+        (error,) = response.json()["errors"]
+        assert error["extensions"]["code"] == "BAD_USER_INPUT", (variables, error)
+        assert "not valid Unicode" in error["message"]
+
+
 WRONG_EXTENSIONS = ['"string"', "42", "true", "[]"]
 
 
