@@ -16,6 +16,7 @@ COPY schema schema
 COPY loaders loaders
 COPY server server
 COPY queries queries
+COPY weft weft
 COPY demo demo
 COPY --from=web /app/server/static server/static
 RUN pip install .

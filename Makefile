@@ -37,7 +37,7 @@ neo4j-stop: install
 demo: web neo4j-start ## local Neo4j + the bundled OpenAlex sample + the server with GraphiQL
 	$(BIN)/weft migrate
 	$(BIN)/weft load openalex demo/data/openalex --embed
-	@cat demo/EXAMPLES.md
+	@sed 's|127.0.0.1:8000|$(HOST):$(PORT)|g' demo/EXAMPLES.md
 	@echo "The site: http://$(HOST):$(PORT)/"
 	@echo "GraphiQL: http://$(HOST):$(PORT)/graphql"
 	$(BIN)/weft serve --host $(HOST) --port $(PORT)

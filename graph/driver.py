@@ -67,14 +67,18 @@ def translated_errors(what: str) -> Generator[None, None, None]:
     """Re-raise driver exceptions as Unavailable / InvalidInput with a message naming `what`."""
     try:
         yield
+    except AuthError as exc:  # a ClientError too, but the server's configuration, not the client's input
+        raise Unavailable(f"{what}: Neo4j refused the credentials") from exc
     except neo4j.exceptions.ClientError as exc:
         if "TimedOut" in (exc.code or ""):
             raise Unavailable(f"{what}: the query timed out") from exc
+        if (exc.code or "").startswith("Neo.ClientError.Security."):  # forbidden, locked out, rate limited
+            raise Unavailable(f"{what}: Neo4j refused access ({exc.code})") from exc
         raise InvalidInput(f"{what}: {exc.message}") from exc
     except (ServiceUnavailable, SessionExpired, TransientError, OSError) as exc:
         raise Unavailable(f"{what}: Neo4j is unavailable ({exc.__class__.__name__})") from exc
-    except AuthError as exc:
-        raise Unavailable(f"{what}: Neo4j refused the credentials") from exc
+    except UnicodeEncodeError as exc:  # a lone surrogate (JSON's `\\udfff`) in a parameter: Bolt sends UTF-8
+        raise InvalidInput(f"{what}: a text argument is not valid Unicode ({exc.reason})") from exc
 
 
 def check_connectivity(driver: Driver, what: str = "connecting to Neo4j") -> None:

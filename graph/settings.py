@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +87,8 @@ class Settings:
     network_cache_mb: int = 32  # WEFT_NETWORK_CACHE_MB: computed networks (and their graphs) kept per worker
     response_cache_ttl_s: float = 0.25  # WEFT_RESPONSE_CACHE_TTL_MS: how often the data version is read
     connect_timeout_s: float = 3.0  # WEFT_CONNECT_TIMEOUT: opening a Bolt connection (and waiting for one)
+    storage_connect_timeout_s: float = 5.0  # WEFT_STORAGE_CONNECT_TIMEOUT: opening a connection to object storage
+    storage_read_timeout_s: float = 10.0  # WEFT_STORAGE_READ_TIMEOUT: object storage's silence before a call fails
     write_retry_s: float = 30.0  # WEFT_WRITE_RETRY: how long loads and the CLI retry a failed transaction
     public_url: str = ""  # WEFT_PUBLIC_URL: the base of every absolute URL; `weft serve` sets its own address if unset
     allowed_hosts: tuple[str, ...] = ()  # WEFT_ALLOWED_HOSTS: Host headers answered; empty: public URL's + local
@@ -127,15 +130,49 @@ class Settings:
         return (self.neo4j_user, self.neo4j_password) if self.neo4j_password else None
 
 
+NEO4J_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+"""The URI schemes the Neo4j driver speaks (NEO4J_URI)."""
+
+
+def _float(name: str, default: float) -> float:
+    """A number of at least 0 from the environment (`default` when unset); a one-line error naming the
+    variable otherwise, as `_int` gives."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise SystemExit(f"{name}={raw!r} is not a number of at least 0 (such as {default:g})")
+    return value
+
+
+def _neo4j_uri(name: str, default: str) -> str:
+    """A Neo4j URI from the environment (`default` when unset): one of NEO4J_SCHEMES, a host and a numeric
+    port if any; a one-line error naming the variable otherwise (the driver's own is a traceback)."""
+    raw = os.environ.get(name) or default
+    try:
+        parts = urlparse(raw)
+        parts.port  # noqa: B018 - raises ValueError for a port that is no number
+    except ValueError as exc:
+        raise SystemExit(f"{name}={raw!r} has a port that is no number (such as {default})") from exc
+    if parts.scheme not in NEO4J_SCHEMES or not parts.hostname:
+        schemes = ", ".join(f"{scheme}://" for scheme in NEO4J_SCHEMES)
+        raise SystemExit(f"{name}={raw!r} is not a Neo4j URI such as {default} (it starts with one of {schemes})")
+    return raw
+
+
 def load_settings() -> Settings:
     """Read the settings from the environment (called once per process or per test session)."""
     env = os.environ
     return Settings(
-        neo4j_uri=env.get("NEO4J_URI", Settings.neo4j_uri),
+        neo4j_uri=_neo4j_uri("NEO4J_URI", Settings.neo4j_uri),
         neo4j_user=env.get("NEO4J_USER", Settings.neo4j_user),
         neo4j_password=env.get("NEO4J_PASSWORD", Settings.neo4j_password),
         neo4j_database=env.get("NEO4J_DATABASE", Settings.neo4j_database),
-        query_timeout_s=float(env.get("WEFT_QUERY_TIMEOUT", Settings.query_timeout_s)),
+        query_timeout_s=_float("WEFT_QUERY_TIMEOUT", Settings.query_timeout_s),
         load_batch_size=_int("WEFT_BATCH_SIZE", Settings.load_batch_size),
         neo4j_home=Path(env.get("WEFT_NEO4J_HOME", PROJECT_ROOT / ".neo4j")),
         neo4j_heap=env.get("WEFT_NEO4J_HEAP", Settings.neo4j_heap),
@@ -152,13 +189,15 @@ def load_settings() -> Settings:
         import_off_heap=env.get("WEFT_IMPORT_OFF_HEAP", Settings.import_off_heap),
         spark_master=env.get("WEFT_SPARK_MASTER", Settings.spark_master),
         neo4j_http_port=_int("WEFT_NEO4J_HTTP_PORT", -1) if env.get("WEFT_NEO4J_HTTP_PORT") else None,
-        request_deadline_s=float(env.get("WEFT_REQUEST_DEADLINE", Settings.request_deadline_s)),
+        request_deadline_s=_float("WEFT_REQUEST_DEADLINE", Settings.request_deadline_s),
         max_body_bytes=_int("WEFT_MAX_BODY_BYTES", Settings.max_body_bytes),
         response_cache_mb=_int("WEFT_RESPONSE_CACHE_MB", Settings.response_cache_mb),
         network_cache_mb=_int("WEFT_NETWORK_CACHE_MB", Settings.network_cache_mb),
         response_cache_ttl_s=max(_int("WEFT_RESPONSE_CACHE_TTL_MS", 250), 10) / 1000,
-        connect_timeout_s=float(env.get("WEFT_CONNECT_TIMEOUT", Settings.connect_timeout_s)),
-        write_retry_s=float(env.get("WEFT_WRITE_RETRY", Settings.write_retry_s)),
+        connect_timeout_s=_float("WEFT_CONNECT_TIMEOUT", Settings.connect_timeout_s),
+        storage_connect_timeout_s=_float("WEFT_STORAGE_CONNECT_TIMEOUT", Settings.storage_connect_timeout_s),
+        storage_read_timeout_s=_float("WEFT_STORAGE_READ_TIMEOUT", Settings.storage_read_timeout_s),
+        write_retry_s=_float("WEFT_WRITE_RETRY", Settings.write_retry_s),
         public_url=_public_url("WEFT_PUBLIC_URL"),
         allowed_hosts=_hosts("WEFT_ALLOWED_HOSTS"),
         forwarded_allow_ips=env.get("WEFT_FORWARDED_ALLOW_IPS", "").strip(),

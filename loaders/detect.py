@@ -67,6 +67,7 @@ class FileFormat:
     kind: str
     container: str
     build_rows: Builder
+    why_unreadable: str = ""  # an UNREADABLE file's reason, with its path (`plan` reports it)
 
     @property
     def attaches(self) -> bool:
@@ -81,10 +82,11 @@ def _no_rows(record: JSON) -> RecordRows | None:
     raise RejectedRecord("the file could not be read")
 
 
-def unreadable_file(source: str) -> FileFormat:
+def unreadable_file(source: str, why: str = "") -> FileFormat:
     """The plan entry of a file with nothing to read (empty, not JSON, unreadable, a dangling link): reading
-    it yields one reject naming it (loaders.reader), so a load goes on with the other files."""
-    return FileFormat(source if source != "auto" else "-", UNREADABLE, "-", _no_rows)
+    it yields one reject naming it (loaders.reader), so a load goes on with the other files. `why`: the
+    reason, with the file's path."""
+    return FileFormat(source if source != "auto" else "-", UNREADABLE, "-", _no_rows, why)
 
 
 def classify(record: JSON) -> tuple[str, str] | None:
@@ -121,8 +123,8 @@ def detect_file(path: DataPath, source: str = "auto") -> FileFormat:
     _check_source(source)
     try:
         container, record = sniff(path)
-    except Unreadable:  # empty, not JSON, unreadable: loading it reports it, the other files still load
-        return unreadable_file(source)
+    except Unreadable as exc:  # empty, not JSON, unreadable: loading it reports it, the other files still load
+        return unreadable_file(source, str(exc))
     if source != "auto" and (kind := _KIND[source](record)) is not None:
         return FileFormat(source, kind, container, _BUILDER[source])
     found = classify(record)
@@ -274,10 +276,10 @@ def plan(paths: Iterable[DataPath | str], source: str = "auto") -> list[tuple[Da
     Files whose rows only attach to papers (S2 citations, abstracts, tldrs) come last, so one run
     over a dataset folder finds the papers it attaches to whatever the file names; diffs come after
     the base dump, in order. Raises InvalidInput for an unknown source, a missing path, no data files,
-    or listing every file refused.
+    or listing every file refused, each with its reason (so does a file none could be read of).
     """
     planned = [(path, fmt) for path, fmt, _ in layout(paths, source).data]
     if all(fmt.kind == UNREADABLE for _, fmt in planned):
-        names = "\n  ".join(str(path) for path, _ in planned)
-        raise InvalidInput(f"refused, nothing was written: no file could be read:\n  {names}", "path")
+        reasons = "\n  ".join(fmt.why_unreadable or f"{path}: cannot be read" for path, fmt in planned)
+        raise InvalidInput(f"refused, nothing was written: no file could be read:\n  {reasons}", "path")
     return planned

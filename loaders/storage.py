@@ -4,6 +4,11 @@
 URLs need the `storage` extra (`pip install 'weft[storage]'`: fsspec, s3fs, universal-pathlib; gcsfs or
 adlfs for Google or Azure). Credentials, region and endpoint come from the storage library's own
 environment (for S3: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL, AWS_PROFILE…).
+
+A store that accepts connections but never answers fails a call within WEFT_STORAGE_CONNECT_TIMEOUT and
+WEFT_STORAGE_READ_TIMEOUT per attempt: for S3 each call is one botocore attempt, retried by s3fs itself
+(5 attempts with short pauses), so a silent endpoint fails a load in about five read timeouts, where
+botocore's retries under s3fs's (25 attempts of 15 s) took about 7 minutes.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
 from weft.graph.errors import InvalidInput, Unavailable, WeftError
+from weft.graph.settings import load_settings
 
 if TYPE_CHECKING:
     from upath import UPath
@@ -63,13 +69,30 @@ def location(raw: str | Path | DataPath, what: str = "path") -> DataPath:
     except ImportError as exc:
         raise InvalidInput(f"{raw}: {NEEDS_EXTRA}", what) from exc
     try:
-        path = UPath(raw)
+        path = UPath(raw, **storage_options(raw))
         path.fs  # noqa: B018 - instantiates the file system now, so a missing backend fails here
     except ImportError as exc:
         raise InvalidInput(f"{raw}: {exc} ({NEEDS_EXTRA})", what) from exc
     except ValueError as exc:
         raise InvalidInput(f"{raw}: {exc}", what) from exc
     return path
+
+
+def storage_options(url: str) -> dict[str, Any]:
+    """The file system options that bound a silent store (WEFT_STORAGE_CONNECT_TIMEOUT and _READ_TIMEOUT):
+    S3's botocore timeouts, with one attempt per call (s3fs retries the call itself); none for others."""
+    if not url.startswith(("s3://", "s3a://")):
+        return {}
+    settings = load_settings()
+    timeouts = {
+        "connect_timeout": settings.storage_connect_timeout_s,
+        "read_timeout": settings.storage_read_timeout_s,
+        "retries": {"total_max_attempts": 1},
+    }
+    return {"config_kwargs": timeouts}
+
+
+_TIMEOUT_HINT = "(WEFT_STORAGE_CONNECT_TIMEOUT and WEFT_STORAGE_READ_TIMEOUT bound each attempt)"
 
 
 # Failures that are the request's, not the store's: a missing bucket or object, refused or missing credentials.
@@ -80,6 +103,8 @@ def storage_error(where: object, exc: BaseException, doing: str = "read") -> Wef
     """What a failed storage call means: InvalidInput for what the user can fix (no such bucket or object,
     refused credentials), Unavailable for a store that did not answer (no endpoint, timeouts)."""
     message = f"cannot {doing} {where}: {exc.__class__.__name__}: {exc}"
+    if "Timeout" in exc.__class__.__name__:
+        message = f"{message} {_TIMEOUT_HINT}"
     refused = isinstance(exc, FileNotFoundError | PermissionError) or exc.__class__.__name__ in _REFUSALS
     return InvalidInput(message, "out" if doing == "write to" else "path") if refused else Unavailable(message)
 

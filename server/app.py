@@ -44,6 +44,7 @@ from weft.schema.root import build_schema
 from weft.schema.support import direct
 from weft.schema.support.direct import DirectPlans
 from weft.server import health, network_routes, protections
+from weft.server.graphql_request import Params, decode_json, prefers_html, request_params
 from weft.server.response_cache import ResponseCache
 from weft.server.site import routes as site
 from weft.server.site.graphiql import graphiql_html
@@ -101,14 +102,9 @@ class WeftGraphQL(GraphQL[Context, None]):
             return json.dumps(data, separators=(",", ":")).encode()
 
     def decode_json(self, data: str | bytes) -> object:
-        """orjson first; bodies only the standard library accepts (NaN, lone surrogates) decode as before.
-
-        A body that is JSON but no object (`null`, `42`, a string) is a bad request, not a crash.
-        """
-        try:
-            value = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            value = json.loads(data)
+        """As server/graphql_request.py decodes (400 for what is no JSON); JSON but no object (`null`, `42`, a
+        string) is a bad request too, not a crash."""
+        value = decode_json(data)
         if not isinstance(value, (dict, list)):
             raise HTTPException(400, "The request body must be a JSON object with a `query`.")
         return value
@@ -147,17 +143,31 @@ class WeftGraphQL(GraphQL[Context, None]):
         except TimeoutError:
             return past_deadline(deadline)
 
-    async def answer_directly(self, request: Request) -> Response | None:
+    def should_render_graphql_ide(self, request: Any) -> bool:
+        """GraphiQL for a browser's GET, also one carrying `query` (GraphiQL keeps the query in its URL, so a
+        reload or a shared link asks for it): when Accept ranks text/html above JSON (GraphQL over HTTP lets
+        a server negotiate); JSON clients get the answer."""
+        if super().should_render_graphql_ide(request):
+            return True
+        return request.method == "GET" and prefers_html(request.headers.get("accept"))
+
+    async def checked_params(self, request: Request) -> Params | None:
+        """The request's parameters, checked once for every path before one is chosen (a 400 `HTTPException`
+        when malformed); None for GraphiQL's page and for bodies the view refuses itself."""
+        if self.should_render_graphql_ide(self.request_adapter_class(request)):
+            return None
+        return await request_params(request)
+
+    async def answer_directly(self, request: Request, params: Params) -> Response | None:
         """The answer of a repeated document a plan covers, without Strawberry's execution or graphql-core
         (schema/support/direct.py); None when the ordinary path must answer. A request the plan refuses
         midway goes the ordinary way too (its Cypher queries still counted in `x-weft-cypher-queries`)."""
         plans: DirectPlans | None = getattr(self.schema, "direct", None)
         if plans is None or not direct.DIRECT:
             return None
-        asked = await direct_request(request)
-        if asked is None:
+        if params.query is None or not is_direct_request(request):
             return None
-        query, name, variables = asked
+        query, name, variables = params.query, params.operation_name, params.variables
         plan = plans.plan(query, name)
         if plan is None:
             return None
@@ -189,8 +199,12 @@ class WeftGraphQL(GraphQL[Context, None]):
             refused = await read_bounded_body(request)
             if refused is not None:
                 return refused
-            if context is UNSET and root_value is UNSET:
-                response = await self.answer_directly(request)
+            try:
+                params = await self.checked_params(request)
+            except HTTPException as exc:
+                return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
+            if params is not None and context is UNSET and root_value is UNSET:
+                response = await self.answer_directly(request, params)
         if response is None:
             try:
                 response = await super().run(request, context, root_value)
@@ -224,25 +238,13 @@ def per_request_headers(context: Context, queries: int) -> dict[str, str]:
     return {"x-request-id": context.request_id, "x-weft-cypher-queries": str(queries)}
 
 
-async def direct_request(request: Request) -> tuple[str, str | None, dict[str, Any] | None] | None:
-    """(query, operationName, variables) of a plain JSON POST the direct path may answer; else None
-    (GET, other bodies, streaming Accept headers, anything malformed: the view reports it)."""
+def is_direct_request(request: Request) -> bool:
+    """Whether the direct path may answer: a plain JSON POST (not GET, no streaming Accept)."""
     headers = request.headers
     accept = headers.get("accept", "")
     if request.method != "POST" or not headers.get("content-type", "").startswith(JSON):
-        return None
-    if "multipart" in accept or "event-stream" in accept:
-        return None
-    try:
-        body = orjson.loads(await request.body())
-    except orjson.JSONDecodeError:
-        return None
-    if not isinstance(body, dict):
-        return None
-    query, name, variables = body.get("query"), body.get("operationName"), body.get("variables")  # type: ignore[union-attr]
-    if not isinstance(query, str) or not isinstance(name, str | None) or not isinstance(variables, dict | None):
-        return None
-    return query, name, variables  # type: ignore[return-value]
+        return False
+    return "multipart" not in accept and "event-stream" not in accept
 
 
 def past_deadline(deadline: float | None) -> ExecutionResult:

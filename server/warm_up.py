@@ -4,7 +4,9 @@ Issue 11: after a restart, the first request of each shape waited for Neo4j to p
 JVM (seconds each on two busy cores), and clients hitting it at once all waited past the request
 deadline. `weft neo4j start` therefore runs the README's shapes (and the smallest lookups) through the
 schema in-process, with an id that matches nothing: the same statements with the same parameter types
-as real requests, planned and cached before `start` returns, at the cost of a few seconds there.
+as real requests, planned and cached before `start` returns, at the cost of a few seconds there. A new
+database (none of the schema `weft migrate` creates) is not warmed: its lookups lack their indexes, and a
+load or `weft migrate` comes first.
 """
 
 from __future__ import annotations
@@ -13,10 +15,15 @@ import time
 import uuid
 from typing import Any
 
+from neo4j import READ_ACCESS, AsyncDriver
+from neo4j.exceptions import DriverError, Neo4jError
+
 from weft.graph.driver import open_async_driver
 from weft.graph.settings import Settings
+from weft.queries import admin
 from weft.schema.context import Context
 from weft.schema.root import build_schema
+from weft.server.health import SCHEMA_NAMES
 
 NO_SUCH_ID = "warm-up-matches-nothing"
 
@@ -45,13 +52,35 @@ WARM_QUERIES: tuple[str, ...] = (
 )
 
 
-async def warm_up(settings: Settings) -> tuple[int, float, list[str]]:
-    """Run every WARM_QUERIES document once; returns (documents answered without error, seconds, the errors)."""
+NOT_SET_UP = (
+    "not warming the API's queries: the database is new (a load or `weft migrate` sets it up; "
+    "the next `weft neo4j start` warms them)"
+)
+"""What `weft neo4j start` says when `warm_up` found no schema to warm queries on."""
+
+
+async def has_schema(driver: AsyncDriver, settings: Settings) -> bool:
+    """Whether any constraint or index `weft migrate` creates is in the database (True when it cannot tell:
+    the warm-up then runs and reports what fails)."""
+    try:
+        async with driver.session(database=settings.neo4j_database, default_access_mode=READ_ACCESS) as session:
+            result = await session.run(admin.SCHEMA_STATE)
+            names = {record["name"] async for record in result}
+    except (Neo4jError, DriverError):
+        return True
+    return not names.isdisjoint(SCHEMA_NAMES)
+
+
+async def warm_up(settings: Settings) -> tuple[int, float, list[str]] | None:
+    """Run every WARM_QUERIES document once; returns (documents answered without error, seconds, the errors),
+    or None on a database with none of Weft's schema yet (nothing run)."""
     schema = build_schema()
     began = time.monotonic()
     answered, errors = 0, list[str]()
     driver = open_async_driver(settings)
     try:
+        if not await has_schema(driver, settings):
+            return None
         for document in WARM_QUERIES:
             context: Any = Context(
                 request=None,  # type: ignore[arg-type] - no HTTP request: nothing here reads it

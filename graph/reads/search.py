@@ -25,6 +25,8 @@ SEMANTIC_HITS = 100
 ranking is these nearest papers: every paper is near a query to some degree, so SEMANTIC `total` counts them."""
 MAX_SEMANTIC_HITS = 1000
 """Papers asked of the vector index when a paper filter is set (the filter applies to the nearest found)."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate code point: a Python string holds one only when it came from a lone `\\udXXX` escape."""
 RRF_K = 60
 """Reciprocal rank fusion's constant: a hit scores sum(1 / (RRF_K + rank)) over the rankings it is in."""
 TITLE_CANDIDATES = 100
@@ -32,10 +34,15 @@ TITLE_CANDIDATES = 100
 
 
 def check_text(text: str, argument: str) -> None:
-    """InvalidInput naming `argument` when the text is too long to search (before any database work)."""
+    """InvalidInput naming `argument` when the text is too long to search, or is no Unicode text (a lone
+    surrogate, which JSON's `\\udfff` can carry: neither the model nor Neo4j takes it), before any work."""
     if len(text) > MAX_CHARS or len(text.split()) > MAX_WORDS:
         raise InvalidInput(
             f"`{argument}` is too long: at most {MAX_WORDS} words and {MAX_CHARS} characters", argument=argument
+        )
+    if _SURROGATE.search(text):
+        raise InvalidInput(
+            f"`{argument}` is not valid Unicode text: it holds a lone surrogate (U+D800 to U+DFFF)", argument=argument
         )
 
 

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from weft.graph.errors import WeftError
@@ -90,12 +91,12 @@ def build_command(
         options = replace(options, workers=workers)
     try:
         with console.status("building…") as status:
-            summary = build_paths(paths, out, source=source, options=options, echo=lambda m: status.update(m))
+            summary = build_paths(paths, out, source=source, options=options, echo=lambda m: status.update(escape(m)))
     except WeftError as exc:
         raise fail(exc) from exc
     Console().print(_counts_table(f"written to {out} ({options.engine})", summary.counts))
     for warning in summary.warnings:
-        console.print(f"[yellow]note:[/] {warning}")
+        console.print(f"[yellow]note:[/] {escape(warning)}")
     steps = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in summary.steps.items())
     rate = summary.records / summary.seconds if summary.seconds else 0.0
     typer.echo(
@@ -117,7 +118,7 @@ def fetched(folder: str) -> Iterator[Path]:
         return
     with tempfile.TemporaryDirectory(prefix="weft-import-") as scratch:
         with console.status("downloading…") as status:
-            yield download(where, Path(scratch) / "built", echo=lambda m: status.update(m))
+            yield download(where, Path(scratch) / "built", echo=lambda m: status.update(escape(m)))
 
 
 def import_command(
@@ -142,7 +143,7 @@ def import_command(
         raise typer.Exit(code=1)
     try:
         with fetched(folder) as local:
-            summary = import_built(settings, local, echo=lambda m: console.print(m))
+            summary = import_built(settings, local, echo=lambda m: console.print(escape(m)))
     except WeftError as exc:
         raise fail(exc) from exc
     Console().print(_counts_table(f"database {settings.neo4j_database}", summary.counts))

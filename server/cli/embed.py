@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 from neo4j import Driver
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from weft.graph.embed_papers import EmbedSummary, embed_papers
@@ -53,7 +54,7 @@ def print_summary(summary: EmbedSummary) -> None:
     )
     if summary.no_text:
         shown = ", ".join(summary.no_text[:10]) + (" …" if len(summary.no_text) > 10 else "")
-        console.print(f"[yellow]no text, no vector[/]: {shown}")
+        console.print(f"[yellow]no text, no vector[/]: {escape(shown)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -87,7 +88,7 @@ def exit_if_unread(summary: LoadSummary) -> None:
     if unread:
         console.print(
             f"[bold red]incomplete[/]: {len(unread)} file(s) could not be read in full (the rest was loaded): "
-            + ", ".join(unread)
+            + escape(", ".join(unread))
         )
         raise typer.Exit(code=3)
 
@@ -97,11 +98,13 @@ def print_summary(summary: LoadSummary, rejects: Path | None) -> None:
     and identity warnings."""
     root = Path(os.path.commonpath([f.path for f in summary.files])) if summary.files else Path()
     root = root.parent if root.is_file() else root
-    table = Table("file", "source", "read", "written", "merged", "rejected", "seconds", title=f"load summary ({root})")
+    table = Table(
+        "file", "source", "read", "written", "merged", "rejected", "seconds", title=escape(f"load summary ({root})")
+    )
     table.columns[0].overflow = "fold"
     for f in summary.files:
         table.add_row(
-            str(Path(f.path).relative_to(root)),
+            escape(str(Path(f.path).relative_to(root))),
             f.source,
             str(f.read),
             str(f.written),
@@ -126,11 +129,12 @@ def print_summary(summary: LoadSummary, rejects: Path | None) -> None:
         f"{summary.derive_seconds:.1f}s, data_version {summary.data_version}"
     )
     for reject in summary.rejects[:20]:
-        console.print(f"[yellow]rejected[/] {reject['file']} {reject['where']}: {reject['reason']}")
+        where = f"{reject['file']} {reject['where']}: {reject['reason']}"
+        console.print(f"[yellow]rejected[/] {escape(where)}")
     if len(summary.rejects) > 20:
-        console.print(f"… and {len(summary.rejects) - 20} more" + (f" (all in {rejects})" if rejects else ""))
+        console.print(f"… and {len(summary.rejects) - 20} more" + escape(f" (all in {rejects})" if rejects else ""))
     for warning in summary.warnings[:20]:
-        console.print(f"[yellow]identity[/] {warning}")
+        console.print(f"[yellow]identity[/] {escape(warning)}")
 
 
 class LoadProgress:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from weft.graph import local_server
@@ -42,24 +43,27 @@ def neo4j_start(
     """Start the local server on NEO4J_URI's port and wait for Bolt (no-op if one answers)."""
     import asyncio
 
-    from weft.server.warm_up import WARM_QUERIES, warm_up
+    from weft.server.warm_up import NOT_SET_UP, WARM_QUERIES, warm_up
 
     settings = load_settings()
     try:
-        message = local_server.start(settings, echo=lambda m: console.print(m))
+        message = local_server.start(settings, echo=lambda m: console.print(escape(m)))
         typer.echo(message)
-        if warm and message.startswith("Neo4j started"):
-            answered, seconds, errors = asyncio.run(warm_up(settings))
+        warmed = asyncio.run(warm_up(settings)) if warm and message.startswith("Neo4j started") else False
+        if warmed is None:
+            typer.echo(NOT_SET_UP)
+        elif warmed:
+            answered, seconds, errors = warmed
             typer.echo(f"warmed {answered} of {len(WARM_QUERIES)} API queries in {seconds:.1f}s")
             for error in sorted(set(errors)):
-                console.print(f"  not warmed: {error}")
+                console.print(f"  not warmed: {escape(error)}")
             if errors:
                 console.print("  (a database `weft migrate` has not set up yet lacks the indexes some shapes need)")
     except WeftError as exc:
         raise fail(exc) from exc
     warning = local_server.page_cache_warning(settings)
     if warning:
-        console.print(warning)
+        console.print(escape(warning))
 
 
 @neo4j_app.command("stop")

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 import typer
 from neo4j import Driver
 from rich.console import Console
+from rich.markup import escape
 
 from weft.graph.driver import check_connectivity, open_driver
 from weft.graph.errors import WeftError
@@ -17,8 +18,9 @@ console = Console(stderr=True)
 
 
 def fail(exc: WeftError) -> typer.Exit:
-    """Print an expected failure in one clear block; exit 2 for bad input, 1 otherwise."""
-    console.print(f"[bold red]error[/] ({exc.code}): {exc}", soft_wrap=True)
+    """Print an expected failure in one clear block (its message as written: paths and data hold brackets
+    rich would take for markup); exit 2 for bad input, 1 otherwise."""
+    console.print(f"[bold red]error[/] ({exc.code}): {escape(str(exc))}", soft_wrap=True, highlight=False)
     return typer.Exit(code=2 if exc.code == "BAD_USER_INPUT" else 1)
 
 

@@ -62,12 +62,13 @@ def client(settings: Settings) -> Iterator[GraphQLClient]:
 class LiveServer:
     """uvicorn serving the app in a thread on a free port."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, response_cache: bool = False) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(create_app(executing(settings)), log_level="warning", lifespan="on")
+        app = create_app(settings if response_cache else executing(settings))
+        config = uvicorn.Config(app, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 

@@ -309,6 +309,19 @@ def test_bad_input_answers_or_fails_clearly(client: GraphQLClient, brute: Brute)
     assert emoji["totalCount"] == len(word_matches(raw_works(), "malaria"))
 
 
+def test_a_lone_surrogate_is_bad_input_in_every_mode(client: GraphQLClient) -> None:
+    """JSON may escape half a UTF-16 pair (`\\udfff`); neither the model nor Neo4j takes one (it was INTERNAL)."""
+    search = "query($q: String!, $m: SearchMode!) { search(query: $q, mode: $m) { totalCount } }"
+    complete = "query($q: String!) { autocomplete(prefix: $q) { label } }"
+    asked = [(search, {"q": "malaria \udfff", "m": mode}, "query") for mode in ("KEYWORD", "SEMANTIC", "HYBRID")]
+    for query, variables, argument in [*asked, (complete, {"q": "mala\udfff"}, "prefix")]:
+        body = json.dumps({"query": query, "variables": variables})  # ASCII: the surrogate as its escape
+        response = client.http.post("/graphql", content=body, headers={"content-type": "application/json"})
+        (error,) = response.json()["errors"]
+        assert error["extensions"] == {"code": "BAD_USER_INPUT", "argument": argument}, (variables, error)
+        assert "lone surrogate" in error["message"]
+
+
 SIMILAR = """query($id: String!, $first: Int!) { paper(id: $id) { id vectorModel
   similar(first: $first) { score paper { id } } } }"""
 

@@ -27,7 +27,7 @@ from tests.conftest import free_port, shared_path
 from tests.packaging.docker_build import replay_final_stage
 from weft.graph.settings import PROJECT_ROOT, Settings
 
-ROOTS = ("graph", "schema", "loaders", "server", "queries")
+ROOTS = ("weft", "graph", "schema", "loaders", "server", "queries")  # weft/: its __main__.py alone
 VENDOR_JS = PROJECT_ROOT / "server" / "static" / "vendor" / "cytoscape.min.js"
 AUTHOR_ID = "A5017572309"
 AUTHOR_FILE = ("openalex", "authors", f"{AUTHOR_ID}.json")

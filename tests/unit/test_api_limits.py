@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 from graphql import GraphQLError, parse
 
@@ -9,7 +11,9 @@ from weft.graph.errors import InvalidInput, NotFound, Unavailable
 from weft.schema.root import build_schema
 from weft.schema.support.errors import coded
 from weft.schema.support.limits import LIST_FACTOR, MAX_COST, QueryCost
+from weft.server import graphql_request
 from weft.server.app import preferred_media_type
+from weft.server.graphql_request import prefers_html
 
 SCHEMA = build_schema()._schema
 
@@ -67,6 +71,30 @@ def test_introspection_is_free() -> None:
 )
 def test_preferred_media_type(accept: str | None, media: str) -> None:
     assert preferred_media_type(accept) == media
+
+
+@pytest.mark.parametrize(
+    ("accept", "html"),
+    [
+        ("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", True),  # Firefox
+        ("text/html", True),
+        ("text/*, application/json;q=0.5", True),
+        (None, False),
+        ("", False),
+        ("*/*", False),
+        ("application/json", False),
+        ("application/json, text/html", False),
+        ("text/html;q=0.5, application/graphql-response+json", False),
+        ("text/html;q=0, */*", False),
+    ],
+)
+def test_graphiql_only_when_html_is_preferred(accept: str | None, html: bool) -> None:
+    assert prefers_html(accept) is html
+
+
+def test_request_module_examples() -> None:
+    failed, attempted = doctest.testmod(graphql_request)
+    assert failed == 0 and attempted > 0
 
 
 def _field_error(exc: Exception) -> GraphQLError:

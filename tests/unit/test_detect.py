@@ -107,16 +107,16 @@ def test_a_json_file_of_no_known_source_is_refused_before_anything_is_written(tm
 
 
 @pytest.mark.parametrize(
-    ("name", "content"),
+    ("name", "content", "reason"),
     [
-        ("notes.json", b"hello, this is not JSON\n"),
-        ("empty.jsonl", b""),
-        ("numbers.jsonl", b"1\n2\n3\n"),
-        ("broken.jsonl", b'{"id": \n{"also": broken\n'),
+        ("notes.json", b"hello, this is not JSON\n", "not JSON or JSON Lines (starts with 'hello, this is not JSON')"),
+        ("empty.jsonl", b"", "empty file"),
+        ("numbers.jsonl", b"1\n2\n3\n", "not JSON or JSON Lines (starts with '1')"),
+        ("broken.jsonl", b'{"id": \n{"also": broken\n', "no readable record (line 2: malformed JSON"),
     ],
 )
 def test_an_unreadable_file_is_planned_beside_the_good_ones_and_alone_is_refused(
-    tmp_path: Path, name: str, content: bytes
+    tmp_path: Path, name: str, content: bytes, reason: str
 ) -> None:
     """Issue 11: one bad file no longer refuses a folder; loading it reports it (tests/integration)."""
     bad = tmp_path / name
@@ -128,7 +128,7 @@ def test_an_unreadable_file_is_planned_beside_the_good_ones_and_alone_is_refused
     assert kinds == {good.name: "work", bad.name: UNREADABLE}
     with pytest.raises(InvalidInput) as refused:
         plan([bad])
-    assert "nothing was written" in str(refused.value) and str(bad) in str(refused.value)
+    assert "nothing was written" in str(refused.value) and f"{bad}: {reason}" in str(refused.value)  # issue 48
 
 
 def test_missing_path_or_no_data_is_an_error(tmp_path: Path) -> None:

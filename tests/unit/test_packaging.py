@@ -68,14 +68,16 @@ def _package_folders() -> set[str]:
 def test_every_package_folder_is_listed_and_every_listed_package_exists() -> None:
     listed = pyproject()["tool"]["setuptools"]["packages"]
     assert len(listed) == len(set(listed)), "a package is listed twice"
-    found = _package_folders()
+    found = _package_folders() | {"weft"}  # weft/__main__.py, without __init__.py (a namespace)
     assert sorted(found - set(listed)) == [], "folders with __init__.py that `pip install .` would leave out"
     assert sorted(set(listed) - found) == [], "listed packages with no folder (and __init__.py) behind them"
 
 
 def test_each_root_maps_to_its_folder_and_every_module_is_in_a_package() -> None:
     package_dir = pyproject()["tool"]["setuptools"]["package-dir"]
-    assert package_dir == {f"weft.{root}": root for root in ROOTS}
+    assert package_dir == {"weft": "weft", **{f"weft.{root}": root for root in ROOTS}}
+    # `python -m weft`: the namespace's one module; an __init__.py would hide weft.graph and the others
+    assert sorted(p.name for p in (PROJECT_ROOT / "weft").iterdir() if p.name != "__pycache__") == ["__main__.py"]
     for path in _python_files(*ROOTS):
         assert (path.parent / "__init__.py").is_file(), f"{path.relative_to(PROJECT_ROOT)} is in no package"
 
