@@ -6,6 +6,7 @@ from the real shared OpenAlex records.
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
@@ -19,6 +20,7 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
+from tests.conftest import shared_path
 from tests.sync_fixtures import CHANGES, NEW_ABSTRACT, NEW_TITLE, UPDATE_1, UPDATE_2, write_snapshots
 from weft.graph.errors import InvalidInput
 from weft.graph.identity.ids import node_id
@@ -78,10 +80,6 @@ def _undated_ranks(props: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _parts(root: Path) -> list[Path]:
-    return sorted(root.glob("data/*/updated_date=*"))
-
-
 @pytest.fixture(scope="module")
 def snapshots(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return write_snapshots(tmp_path_factory.mktemp("openalex-snapshots"))
@@ -91,7 +89,7 @@ def snapshots(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def expected(driver: Driver, settings: Settings, snapshots: tuple[Path, Path]) -> tuple[dict[str, Any], Counter[str]]:
     """The graph a full `weft load` of the "after" snapshot gives."""
     reset(driver, settings.neo4j_database)
-    summary = load_paths(driver, _parts(snapshots[1]), source="openalex", database=settings.neo4j_database)
+    summary = load_paths(driver, [snapshots[1]], source="openalex", database=settings.neo4j_database)
     assert summary.rejected == 0 and summary.read > 10
     return graph_state(driver, settings.neo4j_database)
 
@@ -176,6 +174,27 @@ def test_a_merged_id_resolves_to_its_survivor(driver: Driver, settings: Settings
     assert not _one(driver, settings, "MATCH (p:Paper {openalex_id: $w}) RETURN p", w=CHANGES["deleted_work"])
 
 
+def test_old_ids_answer_over_graphql_and_301_on_the_site(driver: Driver, settings: Settings) -> None:
+    from tests.api.conftest import api_client
+
+    old, into = CHANGES["merged_author"]
+    roberts = _one(driver, settings, "MATCH (n:Researcher {openalex_id: $i}) RETURN n.id AS id", i=into)[0]["id"]
+    old_internal = node_id("Researcher", {"openalex_id": old})
+    old_inst, into_inst = CHANGES["merged_institution"]
+    bangor = _one(driver, settings, "MATCH (n:Institution {openalex_id: $i}) RETURN n.id AS id", i=into_inst)[0]["id"]
+    for client in api_client(settings):
+        for raw in (old, f"https://openalex.org/{old}", old_internal):
+            data = client.data("query($id: String!) { researcher(id: $id) { id } }", {"id": raw})
+            assert data["researcher"] == {"id": roberts}, raw
+        data = client.data("query($id: String!) { institution(id: $id) { id } }", {"id": old_inst})
+        assert data["institution"] == {"id": bangor}
+        page = client.http.get(f"/researchers/{old}", follow_redirects=False)
+        assert page.status_code == 301 and page.headers["location"].startswith(f"/researchers/{roberts}")
+        page = client.http.get(f"/institutions/{old_inst}", follow_redirects=False)
+        assert page.status_code == 301 and page.headers["location"].startswith("/institutions/")
+        assert client.http.get(page.headers["location"]).status_code == 200
+
+
 def test_the_change_log_and_status(driver: Driver, settings: Settings) -> None:
     logged = changes(driver, settings.neo4j_database, first=1000)
     assert [c["seq"] for c in logged] == list(range(1, len(logged) + 1))
@@ -203,6 +222,28 @@ def test_syncing_the_same_update_again_changes_nothing(
     assert again.units == [] and again.watermark == UPDATE_2
     assert graph_state(driver, settings.neo4j_database) == before
     assert len(changes(driver, settings.neo4j_database, first=10_000)) == logged
+
+
+def test_a_later_record_of_the_survivor_keeps_its_merged_ids(
+    driver: Driver, settings: Settings, snapshots: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A merge's aliases are the sync's, not the record's: the survivor's next record must not drop them."""
+    old, into = CHANGES["merged_author"]
+    later = _copy(snapshots[1], tmp_path)
+    record = json.loads(shared_path("openalex", "authors", f"{into}.json").read_text())
+    record["updated_date"] = "2025-12-03T00:00:00"
+    body = gzip.compress(json.dumps(record).encode() + b"\n")
+    part = later / "data" / "authors" / "updated_date=2025-12-03" / "part_000.gz"
+    part.parent.mkdir()
+    part.write_bytes(body)
+    manifest = later / "data" / "authors" / "manifest"
+    doc = json.loads(manifest.read_text())
+    doc["entries"].append({"url": "data/authors/updated_date=2025-12-03/part_000.gz", "meta": {"record_count": 1}})
+    manifest.write_text(json.dumps(doc))
+    report = sync_openalex(driver, later, database=settings.neo4j_database)
+    assert report.units == ["2025-12-03"]
+    rows = _one(driver, settings, "MATCH (n:Researcher {openalex_id: $i}) RETURN n.aliases AS a", i=into)
+    assert node_id("Researcher", {"openalex_id": old}) in rows[0]["a"]
 
 
 def _fingerprint(driver: Driver, settings: Settings) -> list[dict[str, Any]]:
@@ -303,6 +344,32 @@ def test_every_partition_newer_than_the_watermark_is_a_rebuild(
             shutil.rmtree(old)
     with pytest.raises(InvalidInput, match="rebuild"):
         sync_openalex(driver, after, database=settings.neo4j_database)
+
+
+def test_what_another_source_states_stays(driver: Driver, settings: Settings, snapshots: tuple[Path, Path]) -> None:
+    """Semantic Scholar's record of the work that loses an author names that author too: after the sync the
+    OpenAlex authorship is gone, S2's stays (its own edge from S2's author), and so do S2's properties."""
+    reset(driver, settings.neo4j_database)
+    work, gone = CHANGES["loses_author"]
+    sync_openalex(driver, snapshots[0], database=settings.neo4j_database)
+    doi = _one(driver, settings, "MATCH (p:Paper {openalex_id: $w}) RETURN p.doi AS doi", w=work)[0]["doi"]
+    s2 = json.loads(shared_path("semanticscholar", "graph_api", "Paper.json").read_text())
+    s2 = s2[0] if isinstance(s2, list) else s2
+    s2 = {**s2, "paperId": "f" * 40, "corpusId": 99999999, "externalIds": {"DOI": doi, "CorpusId": 99999999}}
+    s2["authors"] = [{"authorId": "999999001", "name": "Panagiotis D. Ritsos"}]
+    s2_file = snapshots[0].parent / "s2-paper.json"
+    s2_file.write_text(json.dumps(s2))
+    assert load_paths(driver, [s2_file], source="s2", database=settings.neo4j_database).rejected == 0
+    sync_openalex(driver, snapshots[1], database=settings.neo4j_database)
+    q = (
+        "MATCH (a:Researcher)-[r:AUTHORED]->(p:Paper {openalex_id: $w}) WHERE a.openalex_id = $a OR a.s2_id = $s "
+        "RETURN a.openalex_id AS oa, a.s2_id AS s2, r.sources AS sources"
+    )
+    assert _one(driver, settings, q, w=work, a=gone, s="999999001") == [
+        {"oa": None, "s2": "999999001", "sources": ["s2"]}
+    ]
+    paper = _one(driver, settings, "MATCH (p:Paper {openalex_id: $w}) RETURN p.corpus_id AS c, p.s2_rank AS r", w=work)
+    assert paper[0]["c"] == "99999999" and paper[0]["r"]
 
 
 # A sync in its own process, killed (SIGKILL, as kill -9) at a chosen point: `write` after the first batch
