@@ -372,9 +372,10 @@ def test_what_another_source_states_stays(driver: Driver, settings: Settings, sn
     assert paper[0]["c"] == "99999999" and paper[0]["r"]
 
 
-# A sync in its own process, killed (SIGKILL, as kill -9) at a chosen point: `write` after the first batch
-# of the first update day, `derive` before the derived data of the first update day, `merge` after the first
-# merge of a merged_ids file.
+# A sync in its own process, killed (SIGKILL, as kill -9) at a chosen point of the second update day (the one
+# with the lost author, the merged author's and institution's re-issued works, the changed references): `write`
+# after its first batch, `derive` once all its records are written and before its derived data; or `merge`
+# after the first merge of the first merged_ids file.
 KILLED_SYNC = """
 import os, signal, sys
 from weft.graph.driver import open_driver
@@ -383,16 +384,29 @@ from weft.loaders.sync import openalex as s
 from weft.loaders.write import GraphWriter
 
 point = sys.argv[2]
+units = []
 def kill(*_a, **_k):
     os.kill(os.getpid(), signal.SIGKILL)
+real_apply_unit = s._apply_unit
+def apply_unit(*a, **k):
+    units.append(a[3].date)
+    return real_apply_unit(*a, **k)
+s._apply_unit = apply_unit
 if point == "write":
     real_write = GraphWriter.write
     def write(self, batch):
         out = real_write(self, batch)
-        kill()
+        if len(units) == 2:
+            kill()
+        return out
     GraphWriter.write = write
 elif point == "derive":
-    s._finish = kill
+    real_finish = s._finish
+    def finish(*a, **k):
+        if len(units) == 2:
+            kill()
+        return real_finish(*a, **k)
+    s._finish = finish
 elif point == "merge":
     real_apply = s._apply_merges
     def apply(driver, database, entity, unit, merges):
