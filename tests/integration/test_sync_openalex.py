@@ -220,6 +220,8 @@ def test_syncing_the_same_update_again_changes_nothing(
     logged = len(changes(driver, settings.neo4j_database, first=10_000))
     again = sync_openalex(driver, snapshots[1], database=settings.neo4j_database)
     assert again.units == [] and again.watermark == UPDATE_2
+    out = CliRunner().invoke(app, ["sync", "openalex", str(snapshots[1])])
+    assert out.exit_code == 0 and f"watermark {UPDATE_2} -> {UPDATE_2} (nothing new)" in out.output, out.output
     assert graph_state(driver, settings.neo4j_database) == before
     assert len(changes(driver, settings.neo4j_database, first=10_000)) == logged
 
