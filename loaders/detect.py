@@ -176,7 +176,7 @@ class Layout:
 def _role(path: DataPath) -> str:
     """`manifest`, `merged`, `unloaded`, `delete` or `data`, from where a file sits in a snapshot."""
     parts = path.parts
-    if path.name == "manifest.json":
+    if path.name in ("manifest.json", "manifest"):  # a build's; an OpenAlex snapshot entity's (no extension)
         return "manifest"
     if "merged_ids" in parts:
         return "merged"

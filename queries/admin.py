@@ -27,6 +27,8 @@ CONSTRAINTS: tuple[LiteralString, ...] = (
     "CREATE CONSTRAINT category_key IF NOT EXISTS FOR (n:Category) REQUIRE n.key IS UNIQUE",
     "CREATE CONSTRAINT ref_key IF NOT EXISTS FOR (n:Ref) REQUIRE n.key IS UNIQUE",
     "CREATE CONSTRAINT meta_key IF NOT EXISTS FOR (n:Meta) REQUIRE n.key IS UNIQUE",
+    "CREATE CONSTRAINT sync_state_source IF NOT EXISTS FOR (n:SyncState) REQUIRE n.source IS UNIQUE",
+    "CREATE CONSTRAINT change_key IF NOT EXISTS FOR (n:Change) REQUIRE n.key IS UNIQUE",
     "CREATE CONSTRAINT paper_vector_paper IF NOT EXISTS FOR (n:PaperVector) REQUIRE n.paper_id IS UNIQUE",
 )
 
@@ -46,6 +48,7 @@ INDEXES: tuple[LiteralString, ...] = (
     "CREATE INDEX researcher_page_rank IF NOT EXISTS FOR (n:Researcher) ON (n.page_rank)",
     "CREATE INDEX institution_name_key IF NOT EXISTS FOR (n:Institution) ON (n.name_key)",
     # Ref key properties: a paper arriving late finds the references that name it (CITES).
+    "CREATE INDEX change_seq IF NOT EXISTS FOR (n:Change) ON (n.seq)",
     "CREATE INDEX ref_doi IF NOT EXISTS FOR (n:Ref) ON (n.doi)",
     "CREATE INDEX ref_arxiv IF NOT EXISTS FOR (n:Ref) ON (n.arxiv_id)",
     "CREATE INDEX ref_openalex IF NOT EXISTS FOR (n:Ref) ON (n.openalex_id)",

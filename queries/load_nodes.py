@@ -202,7 +202,9 @@ WITH n, row, ranks, won"""
         + carried
         + """,
      [k IN keys(row.props) WHERE none(x IN ranks WHERE x STARTS WITH k + '=' AND x > k + '=' + row.ranks[k])] AS take
-SET n += row.keys, n.aliases = row.aliases,
+SET n += row.keys,
+    n.aliases = CASE WHEN n.merged_from IS NULL THEN row.aliases
+      ELSE COLLECT { UNWIND row.aliases + n.merged_from AS x RETURN DISTINCT x ORDER BY x } END,
     n.prop_ranks = COLLECT { UNWIND [x IN ranks WHERE none(k IN take WHERE x STARTS WITH k + '=')]
                                     + [k IN take | k + '=' + row.ranks[k]] AS x RETURN x ORDER BY x }
 FOREACH (src IN row.sources |

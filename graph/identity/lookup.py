@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 from weft.graph.identity.ids import (
+    node_id,
     normalize_arxiv,
     normalize_doi,
     normalize_openalex,
@@ -88,6 +89,12 @@ def _internal(raw: str, prefix: str) -> list[IdKey]:
     return [IdKey("id", m.group(1)), IdKey("alias", m.group(1))]
 
 
+def _openalex_keys(label: str, openalex: str) -> list[IdKey]:
+    """An OpenAlex id, and the internal id of its key as an alias: the survivor of an OpenAlex merge keeps the
+    retired node's ids in `aliases` (graph/MODEL.md, "Sync"), so a retired OpenAlex id still resolves."""
+    return [IdKey("openalex_id", openalex), IdKey("alias", node_id(label, {"openalex_id": openalex}))]
+
+
 def _clean(raw: str | None) -> str:
     return (raw or "").strip()[:_MAX_ID_LENGTH]
 
@@ -110,7 +117,7 @@ def parse_paper_id(raw: str | None) -> list[IdKey]:
         keys.append(IdKey("doi", doi))
     openalex = normalize_openalex(text)
     if openalex and openalex.startswith("W"):
-        keys.append(IdKey("openalex_id", openalex))
+        keys += _openalex_keys("Paper", openalex)
     if m := _S2_PAPER.match(text):
         keys.append(IdKey("s2_id", m.group(1).lower()))
     if m := _CORPUS.match(text):
@@ -134,7 +141,7 @@ def parse_researcher_id(raw: str | None) -> list[IdKey]:
     keys = _internal(text, "r")
     openalex = normalize_openalex(text)
     if openalex and openalex.startswith("A"):
-        keys.append(IdKey("openalex_id", openalex))
+        keys += _openalex_keys("Researcher", openalex)
     orcid = normalize_orcid(text)
     if orcid:
         keys.append(IdKey("orcid", orcid))
@@ -158,7 +165,7 @@ def parse_institution_id(raw: str | None) -> list[IdKey]:
         keys.append(IdKey("ror", ror))
     openalex = normalize_openalex(text)
     if openalex and openalex.startswith("I"):
-        keys.append(IdKey("openalex_id", openalex))
+        keys += _openalex_keys("Institution", openalex)
     if not keys:
         keys.append(IdKey("name", fold_name(text)))
     return keys

@@ -14,7 +14,7 @@ from weft.graph import local_server
 from weft.graph.errors import WeftError
 from weft.graph.migrate import counts, migrate, reset
 from weft.graph.settings import available_cores, load_settings
-from weft.server.cli import analysis, bulk, embed, replicas
+from weft.server.cli import analysis, bulk, embed, replicas, sync
 from weft.server.cli.load import load_app
 from weft.server.cli.support import connected, fail
 
@@ -30,6 +30,7 @@ bulk.register(app)
 analysis.register(app)
 embed.register(app)
 replicas.register(app)
+sync.register(app)
 console = Console(stderr=True)
 
 
