@@ -52,6 +52,7 @@ class Settings:
     response_cache_ttl_s: float = 0.25  # WEFT_RESPONSE_CACHE_TTL_MS: how often the data version is read
     connect_timeout_s: float = 3.0  # WEFT_CONNECT_TIMEOUT: opening a Bolt connection (and waiting for one)
     write_retry_s: float = 30.0  # WEFT_WRITE_RETRY: how long loads and the CLI retry a failed transaction
+    writer_lease_s: float = 60.0  # WEFT_WRITER_LEASE: seconds a dead writer's lock holds (graph/writer_lock.py)
 
     @property
     def bolt_host(self) -> str:
@@ -106,7 +107,21 @@ def load_settings() -> Settings:
         response_cache_ttl_s=max(_int("WEFT_RESPONSE_CACHE_TTL_MS", 250), 10) / 1000,
         connect_timeout_s=float(env.get("WEFT_CONNECT_TIMEOUT", Settings.connect_timeout_s)),
         write_retry_s=float(env.get("WEFT_WRITE_RETRY", Settings.write_retry_s)),
+        writer_lease_s=_lease_seconds(env.get("WEFT_WRITER_LEASE")),
     )
+
+
+def _lease_seconds(raw: str | None) -> float:
+    """WEFT_WRITER_LEASE as seconds: a positive number (at least 1), else a one-line error naming it."""
+    if raw is None or raw == "":
+        return Settings.writer_lease_s
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value >= 1:  # also NaN
+        raise SystemExit(f"WEFT_WRITER_LEASE={raw!r} is not a number of seconds of at least 1")
+    return value
 
 
 @dataclass(frozen=True)
