@@ -15,7 +15,7 @@ from rich.table import Table
 
 from weft.graph.errors import WeftError
 from weft.graph.settings import load_settings
-from weft.server.cli.support import fail
+from weft.server.cli.support import WaitOpt, fail, parse_wait
 
 console = Console(stderr=True)
 
@@ -126,6 +126,7 @@ def import_command(
         typer.Argument(help="A folder or object storage URL written by `weft build` (a URL is downloaded first)."),
     ],
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask before replacing the database.")] = False,
+    wait: WaitOpt = None,
 ) -> None:
     """Replace the local server's database with a built folder (stop, neo4j-admin import, start, migrate).
 
@@ -142,7 +143,7 @@ def import_command(
         raise typer.Exit(code=1)
     try:
         with fetched(folder) as local:
-            summary = import_built(settings, local, echo=lambda m: console.print(m))
+            summary = import_built(settings, local, echo=lambda m: console.print(m), wait=parse_wait(wait))
     except WeftError as exc:
         raise fail(exc) from exc
     Console().print(_counts_table(f"database {settings.neo4j_database}", summary.counts))
