@@ -21,7 +21,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -270,7 +270,7 @@ def writer_lock(
     wait: float | None = None,
     lease_s: float = Settings.writer_lease_s,
     echo: Callable[[str], object] | None = None,
-) -> Iterator[WriterLock]:
+) -> Generator[WriterLock, None, None]:
     """Hold the database's writer lock around a command's writes; released on the way out (normal end,
     exception, Ctrl-C), never someone else's. Within a block that holds it already (this process, same
     database), it is the same lock: a command may call another writer's code."""
