@@ -160,31 +160,34 @@ def _steal(driver: Driver, database: str) -> str:
 def test_a_writer_whose_lock_was_taken_over_stops_before_its_next_commit(driver: Driver, settings: Settings) -> None:
     db = settings.neo4j_database
     reset(driver, db)
-    with pytest.raises(WriterLockLost, match="lock was lost"):  # noqa: PT012 - the lock's block is the point
-        with writer_lock(driver, db, "load openalex", lease_s=60.0):
-            thief = _steal(driver, db)
-            load_paths(driver, _works(), source="openalex", database=db, batch_size=60)
-    assert driver.execute_query("MATCH (p:Paper) RETURN count(p) AS n").records[0]["n"] == 0  # rolled back
-    # leaving the block released nothing: the lock is still the new holder's
-    token = driver.execute_query("MATCH (l:WriterLock) RETURN l.token AS t", database_=db).records[0]["t"]
-    assert token == thief
-    with pytest.raises(WriterBusy, match="`weft sync`"):
-        with writer_lock(driver, db, "load openalex"):
+    try:
+        with pytest.raises(WriterLockLost, match="lock was lost"):  # noqa: PT012 - the lock's block is the point
+            with writer_lock(driver, db, "load openalex", lease_s=60.0):
+                thief = _steal(driver, db)
+                load_paths(driver, _works(), source="openalex", database=db, batch_size=60)
+        assert driver.execute_query("MATCH (p:Paper) RETURN count(p) AS n").records[0]["n"] == 0  # rolled back
+        # leaving the block released nothing: the lock is still the new holder's
+        token = driver.execute_query("MATCH (l:WriterLock) RETURN l.token AS t", database_=db).records[0]["t"]
+        assert token == thief
+        with pytest.raises(WriterBusy, match="`weft sync`"), writer_lock(driver, db, "load openalex"):
             pass
-    driver.execute_query("MATCH (l:WriterLock) DELETE l", database_=db)
+    finally:
+        driver.execute_query("MATCH (l:WriterLock) DELETE l", database_=db)
 
 
 def test_the_heartbeat_finds_a_lost_lock(driver: Driver, settings: Settings) -> None:
     db = settings.neo4j_database
-    with writer_lock(driver, db, "embed", lease_s=1.5) as lock:
-        _steal(driver, db)
-        deadline = time.monotonic() + 120
-        while not lock.lost:  # renewed every 0.5 s
-            assert time.monotonic() < deadline, "the heartbeat never noticed"
-            time.sleep(0.05)
-        with pytest.raises(WriterLockLost, match="another writer took it over"):
-            lock.check()
-    driver.execute_query("MATCH (l:WriterLock) DELETE l", database_=db)
+    try:
+        with writer_lock(driver, db, "embed", lease_s=1.5) as lock:
+            _steal(driver, db)
+            deadline = time.monotonic() + 120
+            while not lock.lost:  # renewed every 0.5 s
+                assert time.monotonic() < deadline, "the heartbeat never noticed"
+                time.sleep(0.05)
+            with pytest.raises(WriterLockLost, match="another writer took it over"):
+                lock.check()
+    finally:
+        driver.execute_query("MATCH (l:WriterLock) DELETE l", database_=db)
 
 
 def test_the_heartbeat_keeps_a_short_lease_alive(driver: Driver, settings: Settings) -> None:
