@@ -189,8 +189,8 @@ class WriterLock:
     def release(self) -> bool:
         """Stop the heartbeat and give the lock back if it is still this writer's; True when it was."""
         self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=self.lease_s)
+        if self._thread.is_alive():  # a renewal in flight ends with its token check: never keeps it past this
+            self._thread.join(timeout=min(self.lease_s / 3, 5.0))
         try:
             with translated_errors("releasing the writer lock"):
                 records, _, _ = self.driver.execute_query(
