@@ -77,3 +77,21 @@ def test_docstring_examples() -> None:
 
     failed, attempted = doctest.testmod(writer_lock)
     assert failed == 0 and attempted >= 4
+
+
+@pytest.mark.parametrize(
+    ("argv", "parsed"),
+    [
+        (["load", "auto", "data", "--wait"], ["load", "auto", "data", "--wait", "forever"]),
+        (["load", "auto", "--wait", "data"], ["load", "auto", "--wait", "forever", "data"]),
+        (["load", "auto", "--wait", "--quiet", "d"], ["load", "auto", "--wait", "forever", "--quiet", "d"]),
+        (["embed", "--wait", "120"], ["embed", "--wait", "120"]),
+        (["embed", "--wait=120"], ["embed", "--wait=120"]),
+        (["cypher", "--", "--wait"], ["cypher", "--", "--wait"]),
+    ],
+)
+def test_a_bare_wait_gets_its_value_before_typer_parses(argv: list[str], parsed: list[str]) -> None:
+    """`--wait [SECONDS]`: Typer options always take a value, so a bare one is given `forever` first."""
+    from weft.server.cli.support import with_wait_values
+
+    assert with_wait_values(argv) == parsed
