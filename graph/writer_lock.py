@@ -29,7 +29,7 @@ from typing import Any
 from neo4j import Driver
 
 from weft.graph.driver import translated_errors
-from weft.graph.errors import Unavailable, WriterBusy, WriterLockLost
+from weft.graph.errors import WriterBusy, WriterLockLost
 from weft.graph.settings import Settings
 from weft.queries import writer_lock as q
 
@@ -123,8 +123,17 @@ def held() -> WriterLock | None:
 class WriterLock:
     """A lock this process holds: its token, the heartbeat renewing its lease, whether it was lost."""
 
-    def __init__(self, driver: Driver, database: str, token: str, lease_s: float, holder: Holder) -> None:
+    def __init__(
+        self,
+        driver: Driver,
+        database: str,
+        token: str,
+        lease_s: float,
+        holder: Holder,
+        reopen: Callable[[], Driver] | None = None,
+    ) -> None:
         self.driver = driver
+        self.reopen = reopen  # a new driver to the same database, for a release the pooled connections fail
         self.database = database
         self.token = token
         self.lease_s = lease_s
@@ -192,13 +201,27 @@ class WriterLock:
         if self._thread.is_alive():  # a renewal in flight ends with its token check: never keeps it past this
             self._thread.join(timeout=min(self.lease_s / 3, 5.0))
         try:
-            with translated_errors("releasing the writer lock"):
-                records, _, _ = self.driver.execute_query(
-                    q.RELEASE, name=LOCK_NAME, token=self.token, database_=self.database
-                )
-        except Unavailable as exc:  # the lease ends it soon enough
-            log.warning("%s; it ends with its lease at %s", exc, _seconds_only(self.holder.expires_at))
-            return False
+            return self._release(self.driver)
+        # Anything: after Ctrl-C in the middle of a transaction the driver may hand back a connection left in
+        # that transaction, again and again; a driver of its own gets a new one. The lease ends it otherwise.
+        except Exception as exc:  # noqa: BLE001
+            failure: Exception = exc
+        if self.reopen is not None:
+            try:
+                with self.reopen() as fresh:
+                    return self._release(fresh)
+            except Exception as exc:  # noqa: BLE001
+                failure = exc
+        log.warning(
+            "the writer lock was not released (%s); it ends with its lease at %s",
+            failure,
+            _seconds_only(self.holder.expires_at),
+        )
+        return False
+
+    def _release(self, driver: Driver) -> bool:
+        with translated_errors("releasing the writer lock"):
+            records, _, _ = driver.execute_query(q.RELEASE, name=LOCK_NAME, token=self.token, database_=self.database)
         return bool(records and records[0]["released"])
 
 
@@ -237,9 +260,11 @@ def acquire(
     wait: float | None = None,
     lease_s: float = Settings.writer_lease_s,
     echo: Callable[[str], object] | None = None,
+    reopen: Callable[[], Driver] | None = None,
 ) -> WriterLock:
     """Take the lock (heartbeat started), waiting up to `wait` seconds (None: not at all) while another
-    writer holds it; raises WriterBusy naming the holder when it stays busy."""
+    writer holds it; raises WriterBusy naming the holder when it stays busy. `reopen`, when given, opens a
+    new driver to the same database: the release falls back on it."""
     token = uuid.uuid4().hex
     began = time.monotonic()
     said: tuple[Holder | None, float] = (None, 0.0)
@@ -248,7 +273,7 @@ def acquire(
         if acquired:
             if stale is not None and echo is not None:
                 echo(f"took over the writer lock of {stale.describe()}: its lease ran out (its holder stopped)")
-            lock = WriterLock(driver, database, token, lease_s, holder)
+            lock = WriterLock(driver, database, token, lease_s, holder, reopen)
             lock.start()
             return lock
         waited = time.monotonic() - began
@@ -270,6 +295,7 @@ def writer_lock(
     wait: float | None = None,
     lease_s: float = Settings.writer_lease_s,
     echo: Callable[[str], object] | None = None,
+    reopen: Callable[[], Driver] | None = None,
 ) -> Generator[WriterLock, None, None]:
     """Hold the database's writer lock around a command's writes; released on the way out (normal end,
     exception, Ctrl-C), never someone else's. Within a block that holds it already (this process, same
@@ -280,7 +306,7 @@ def writer_lock(
         outer.check()
         yield outer
         return
-    lock = acquire(driver, database, command, wait=wait, lease_s=lease_s, echo=echo)
+    lock = acquire(driver, database, command, wait=wait, lease_s=lease_s, echo=echo, reopen=reopen)
     with _held_guard:
         _held = lock
     try:

@@ -104,5 +104,6 @@ def writing(driver: Driver, settings: Settings, command: str, wait: str | None) 
         wait=parse_wait(wait),
         lease_s=settings.writer_lease_s,
         echo=lambda m: console.print(m, markup=False, highlight=False, soft_wrap=True),
+        reopen=lambda: open_driver(settings),
     ) as lock:
         yield lock
