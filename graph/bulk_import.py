@@ -4,7 +4,9 @@ The folder comes from `weft build` (loaders/bulk) and holds `manifest.json` nami
 files per label and relationship type (`input_type: parquet`; a CSV manifest naming header and
 data files is read too). The import replaces the whole database, so it only runs against the
 project's own local server (the one `weft neo4j start` runs), never a remote one or a server weft
-did not start.
+did not start. It takes the running database's writer lock before it stops the server (a load or sync in
+flight is not cut off: the import is refused or waits, graph/writer_lock.py), and the new database's for
+the migration.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from weft.graph.driver import check_connectivity, open_driver
 from weft.graph.errors import InvalidInput, Unavailable
 from weft.graph.migrate import backfill_sort_keys, counts, migrate
 from weft.graph.settings import Settings
+from weft.graph.writer_lock import WriterLock, acquire, writer_lock
 
 MANIFEST = "manifest.json"
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -223,11 +226,26 @@ def check_local(settings: Settings) -> local_server.Instance:
     return instance
 
 
-def import_built(settings: Settings, csv_dir: Path, echo: Callable[[str], object] = print) -> ImportSummary:
+def _lock_before_stop(settings: Settings, wait: float | None, echo: Callable[[str], object]) -> WriterLock | None:
+    """The running database's writer lock, held while its server stops (None when no server answers): no
+    writer is cut off mid-write, and none starts before the stop. WriterBusy names one that is writing."""
+    if not local_server.bolt_answers(settings):
+        return None
+    with open_driver(settings) as driver:
+        check_connectivity(driver, "connecting before the import")
+        lock = acquire(driver, settings.neo4j_database, "import", wait=wait, lease_s=settings.writer_lease_s, echo=echo)
+        lock.abandon()  # no heartbeat: its database is stopped and replaced (the lock goes with it)
+        return lock
+
+
+def import_built(
+    settings: Settings, csv_dir: Path, echo: Callable[[str], object] = print, wait: float | None = None
+) -> ImportSummary:
     """Replace the local server's database with the folder `weft build` wrote, then migrate.
 
-    Stops the server, runs the import with --overwrite-destination, starts the server again
-    (also after a failed import, so it is never left down) and creates constraints and indexes.
+    Takes the writer lock (waiting up to `wait` seconds for a writer in flight; None: not at all), stops
+    the server, runs the import with --overwrite-destination, starts the server again (also after a failed
+    import, so it is never left down) and creates constraints and indexes under the new database's lock.
     """
     began = time.monotonic()
     csv_dir = csv_dir.resolve()
@@ -237,6 +255,7 @@ def import_built(settings: Settings, csv_dir: Path, echo: Callable[[str], object
     local_server.fetch_jars(instance)
     if not (instance.conf_dir / "neo4j.conf").exists():
         local_server.write_config(instance)
+    _lock_before_stop(settings, wait, echo)
     echo(local_server.stop(settings))
     report_file = instance.home / "logs" / "import.report"
     report_file.parent.mkdir(parents=True, exist_ok=True)
@@ -266,10 +285,16 @@ def import_built(settings: Settings, csv_dir: Path, echo: Callable[[str], object
         check_connectivity(driver, "connecting after the import")
         # The build wrote what the backfills write (its Meta node says so), but one value: neo4j-admin stores
         # no empty text, so papers with no date lack the sort key '' until it is set here.
-        migrate(driver, settings.neo4j_database, echo=echo, recheck=False, top_ties=settings.network_top_ties)
-        step = time.monotonic()
-        written = backfill_sort_keys(driver, settings.neo4j_database)
-        echo(f"papers' sort keys: {written:,} set (neo4j-admin stores no empty text) ({time.monotonic() - step:.1f}s)")
+        with writer_lock(
+            driver, settings.neo4j_database, "import", wait=wait, lease_s=settings.writer_lease_s, echo=echo
+        ):
+            migrate(driver, settings.neo4j_database, echo=echo, recheck=False, top_ties=settings.network_top_ties)
+            step = time.monotonic()
+            written = backfill_sort_keys(driver, settings.neo4j_database)
+            echo(
+                f"papers' sort keys: {written:,} set (neo4j-admin stores no empty text) "
+                f"({time.monotonic() - step:.1f}s)"
+            )
         found = counts(driver, settings.neo4j_database)
     return ImportSummary(
         counts=found,

@@ -2,9 +2,10 @@
 
 Papers are scanned in pages by id; a paper is (re)embedded when it has no vector, when its text changed
 since (the stored `text_hash` differs) or when another model made its vector. Each batch is written in its
-own transaction, so an interrupted run keeps what it wrote and the next run goes on from there. A paper
-with neither title nor abstract gets no vector (and loses a stale one). Memory stays flat: one page of
-texts and one batch of vectors at a time.
+own transaction (which moves the data version: semantic answers change as it commits), so an interrupted
+run keeps what it wrote and the next run goes on from there. A paper with neither title nor abstract
+gets no vector (and loses a stale one). Memory stays flat: one page of texts and one batch of vectors at
+a time.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from neo4j import Driver
 
 from weft.graph.driver import translated_errors
 from weft.graph.embeddings import Embedder, embedder, paper_text, text_hash
-from weft.graph.versions import bump_data_version
+from weft.graph.versions import bump_data_version, run_marked
 from weft.queries import semantic as q
 
 SCAN_PAGE = 2000
@@ -96,34 +97,32 @@ def embed_papers(
     with translated_errors("dropping orphan vectors"):
         records, _, _ = driver.execute_query(q.DROP_ORPHAN_VECTORS, database_=database)
     summary.dropped = records[0]["removed"] if records else 0
-    try:
-        for page in _pages(driver, database):
-            todo = _triage(page, model.model, force)
-            summary.scanned += len(page)
-            summary.unchanged += todo.unchanged
-            summary.no_text += todo.no_text
-            if todo.no_text:
-                with translated_errors("dropping vectors of papers without text"):
-                    driver.execute_query(q.DROP_VECTORS, ids=todo.no_text, database_=database)
-            for start in range(0, len(todo.rows), batch_size):
-                batch = todo.rows[start : start + batch_size]
-                tick = time.perf_counter()
-                vectors = model.embed([r["text"] for r in batch])
-                summary.embed_seconds += time.perf_counter() - tick
-                rows = [
-                    {"id": r["id"], "text_hash": r["text_hash"], "vector": [float(x) for x in v]}
-                    for r, v in zip(batch, vectors, strict=True)
-                ]
-                with translated_errors("writing paper vectors"):
-                    driver.execute_query(q.WRITE_VECTORS, rows=rows, model=model.model, database_=database)
-                summary.embedded += len(batch)
-                if progress is not None:
-                    progress(summary.scanned - len(page), total, summary.embedded)
+    if summary.dropped:  # `similar` and semantic answers changed
+        bump_data_version(driver, database)
+    for page in _pages(driver, database):
+        todo = _triage(page, model.model, force)
+        summary.scanned += len(page)
+        summary.unchanged += todo.unchanged
+        summary.no_text += todo.no_text
+        if todo.no_text:
+            with translated_errors("dropping vectors of papers without text"):
+                run_marked(driver, database, q.DROP_VECTORS, ids=todo.no_text)
+        for start in range(0, len(todo.rows), batch_size):
+            batch = todo.rows[start : start + batch_size]
+            tick = time.perf_counter()
+            vectors = model.embed([r["text"] for r in batch])
+            summary.embed_seconds += time.perf_counter() - tick
+            rows = [
+                {"id": r["id"], "text_hash": r["text_hash"], "vector": [float(x) for x in v]}
+                for r, v in zip(batch, vectors, strict=True)
+            ]
+            with translated_errors("writing paper vectors"):
+                run_marked(driver, database, q.WRITE_VECTORS, rows=rows, model=model.model)
+            summary.embedded += len(batch)
             if progress is not None:
-                progress(summary.scanned, total, summary.embedded)
-    finally:  # after Ctrl-C too: what was written changes `similar` and semantic search answers
-        if summary.embedded or summary.no_text or summary.dropped:
-            bump_data_version(driver, database)
+                progress(summary.scanned - len(page), total, summary.embedded)
+        if progress is not None:
+            progress(summary.scanned, total, summary.embedded)
     summary.seconds = time.perf_counter() - started
     return summary
 

@@ -27,3 +27,15 @@ class Unavailable(WeftError):
     """Neo4j cannot be reached or did not answer in time."""
 
     code = "UNAVAILABLE"
+
+
+class WriterBusy(Unavailable):
+    """Another command holds the writer lock (graph/writer_lock.py); the message names it."""
+
+    code = "WRITER_BUSY"
+
+
+class WriterLockLost(Unavailable):
+    """This command's writer lock was taken over (its lease ran out): it must stop writing."""
+
+    code = "WRITER_LOCK_LOST"

@@ -19,7 +19,7 @@ from weft.graph.analytics import centrality, communities, components, gds
 from weft.graph.driver import translated_errors
 from weft.graph.errors import InvalidInput, Unavailable
 from weft.graph.nx_bridge import read_coauthor_graph
-from weft.graph.versions import bump_data_version
+from weft.graph.versions import run_marked
 from weft.queries import network as q
 
 
@@ -91,12 +91,11 @@ def write_rows(
     written = 0
     with translated_errors("storing researcher scores"):
         for batch in batches(rows, batch_size):
-            records, _, _ = driver.execute_query(q.WRITE_RESEARCHER_SCORES, rows=batch, database_=database)
+            # each batch moves the data version: cached answers showing scores are stale as it commits
+            records = run_marked(driver, database, q.WRITE_RESEARCHER_SCORES, rows=batch)
             written += records[0]["written"]
             if on_batch:
                 on_batch(len(batch))
-    if written:
-        bump_data_version(driver, database)  # cached answers that show scores are stale now
     return written
 
 

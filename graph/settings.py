@@ -93,6 +93,7 @@ class Settings:
     public_url: str = ""  # WEFT_PUBLIC_URL: the base of every absolute URL; `weft serve` sets its own address if unset
     allowed_hosts: tuple[str, ...] = ()  # WEFT_ALLOWED_HOSTS: Host headers answered; empty: public URL's + local
     forwarded_allow_ips: str = ""  # WEFT_FORWARDED_ALLOW_IPS: proxies whose X-Forwarded-* is trusted; empty: none
+    writer_lease_s: float = 60.0  # WEFT_WRITER_LEASE: seconds a dead writer's lock holds (graph/writer_lock.py)
 
     @property
     def bolt_host(self) -> str:
@@ -134,9 +135,9 @@ NEO4J_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 """The URI schemes the Neo4j driver speaks (NEO4J_URI)."""
 
 
-def _float(name: str, default: float) -> float:
-    """A number of at least 0 from the environment (`default` when unset); a one-line error naming the
-    variable otherwise, as `_int` gives."""
+def _float(name: str, default: float, minimum: float = 0.0) -> float:
+    """A number of at least `minimum` from the environment (`default` when unset); a one-line error naming
+    the variable otherwise, as `_int` gives."""
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
@@ -144,8 +145,8 @@ def _float(name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise SystemExit(f"{name}={raw!r} is not a number of at least 0 (such as {default:g})")
+    if not (math.isfinite(value) and value >= minimum):
+        raise SystemExit(f"{name}={raw!r} is not a number of at least {minimum:g} (such as {default:g})")
     return value
 
 
@@ -201,6 +202,7 @@ def load_settings() -> Settings:
         public_url=_public_url("WEFT_PUBLIC_URL"),
         allowed_hosts=_hosts("WEFT_ALLOWED_HOSTS"),
         forwarded_allow_ips=env.get("WEFT_FORWARDED_ALLOW_IPS", "").strip(),
+        writer_lease_s=_float("WEFT_WRITER_LEASE", Settings.writer_lease_s, minimum=1),
     )
 
 

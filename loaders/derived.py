@@ -2,9 +2,9 @@
 STATES_AFFILIATION, AFFILIATED_WITH, COAUTHORED_WITH, SAME_NAME_AS, and the data_version bump.
 
 Everything is recomputed from what is in the graph (never incremented), in chunks of DERIVE_CHUNK
-ids, each its own write transaction, so rerunning after an interruption converges. The pair edges
-follow PairLimits (graph/MODEL.md "Pair edges"), so their number grows linearly with the graph and a
-load's work with what it touched.
+ids, each its own write transaction (which moves the data version, graph/versions.py), so rerunning
+after an interruption converges. The pair edges follow PairLimits (graph/MODEL.md "Pair edges"), so
+their number grows linearly with the graph and a load's work with what it touched.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from weft.graph.driver import translated_errors
 from weft.graph.identity.names import names_compatible
 from weft.graph.settings import Settings
 from weft.graph.sources import SOURCE_PRIORITY
-from weft.graph.versions import bump_data_version
+from weft.graph.versions import bump_data_version, execute_marked
 from weft.loaders.claims import plan_claims
 from weft.queries import derive, load_claims
 
@@ -87,27 +87,27 @@ def recompute(
     fresh, known = sorted(set(paper_ids) & created), sorted(set(paper_ids) - created)
     with translated_errors("recomputing derived relationships"), driver.session(database=database) as session:
         for done, chunk in _chunks(paper_ids):
-            session.execute_write(_run_all, _CITES, chunk)
+            execute_marked(session, _run_all, _CITES, chunk)
             _report(progress, "citations", done, len(paper_ids))
         for done, chunk in _chunks(paper_ids):
-            session.execute_write(_run_all, _STATED, chunk)
+            execute_marked(session, _run_all, _STATED, chunk)
             _report(progress, "stated affiliations", done, len(paper_ids))
         for done, chunk in _chunks(paper_ids):
-            session.execute_write(_run_all, (derive.SET_CATEGORY_IDS,), chunk)
+            execute_marked(session, _run_all, (derive.SET_CATEGORY_IDS,), chunk)
             _report(progress, "category ids", done, len(paper_ids))
         recounted = _authors(session, known)
         rebuilt = sorted(reaffiliated | moved | recounted)
         skip = dict.fromkeys(rebuilt, True)
         for done, chunk in _chunks(fresh):  # first: the rebuilds below are exact whatever they find
-            session.execute_write(_write, derive.ADD_NEW_PAPER_AFFILIATIONS, ids=chunk, skip=skip)
+            execute_marked(session, _write, derive.ADD_NEW_PAPER_AFFILIATIONS, ids=chunk, skip=skip)
             _report(progress, "affiliations", done, len(fresh))
         for done, chunk in _chunks(rebuilt):
-            session.execute_write(_run_all, _AFFILIATED, chunk)
+            execute_marked(session, _run_all, _AFFILIATED, chunk)
             _report(progress, "affiliations", done, len(rebuilt))
         skip = dict.fromkeys(moved, True)
         for done, chunk in _chunks(fresh):  # first: the recounts below are exact whatever they find
-            session.execute_write(
-                _write, derive.ADD_NEW_PAPER_PAIRS, ids=chunk, skip=skip, max_authors=limits.max_authors
+            execute_marked(
+                session, _write, derive.ADD_NEW_PAPER_PAIRS, ids=chunk, skip=skip, max_authors=limits.max_authors
             )
             _report(progress, "co-authorships", done, len(fresh))
         partners = _coauthors(session, sorted(moved), limits.max_authors, progress)
@@ -149,7 +149,7 @@ def _claim(session: Session, papers: list[str], progress: Progress | None) -> se
     """Apply the id-less author claiming rule (loaders/claims.py); returns the researchers it moved edges of."""
     touched: set[str] = set()
     for done, chunk in _chunks(papers):
-        for move in session.execute_write(_claim_tx, chunk):
+        for move in execute_marked(session, _claim_tx, chunk):
             touched |= {move["from"], move["to"]}
         _report(progress, "claims", done, len(papers))
     return touched
@@ -175,13 +175,13 @@ def _paper_pairs(
         rows = partner_rows([row["authors"] for row in lists], skip)
         for start in range(0, len(rows), DERIVE_CHUNK):
             batch = rows[start : start + DERIVE_CHUNK]
-            session.execute_write(_write, derive.RECOUNT_PARTNERS, rows=batch, max_authors=max_authors)
+            execute_marked(session, _write, derive.RECOUNT_PARTNERS, rows=batch, max_authors=max_authors)
         large = [row["paper"] for row in lists if row["large"]]
         linked = session.execute_read(_records, derive.LINKED_AUTHOR_PAIRS, ids=large) if large else []
         pairs = [p for p in linked if p["a"] not in skip and p["b"] not in skip]
         for start in range(0, len(pairs), DERIVE_CHUNK):
             batch = pairs[start : start + DERIVE_CHUNK]
-            session.execute_write(_write, derive.RECOUNT_COAUTHORED, pairs=batch, max_authors=max_authors)
+            execute_marked(session, _write, derive.RECOUNT_COAUTHORED, pairs=batch, max_authors=max_authors)
         _report(progress, "co-authorships", done, len(papers))
 
 
@@ -216,7 +216,7 @@ def _coauthors(session: Session, ids: list[str], max_authors: int, progress: Pro
     finished: set[str] = set()  # researchers of the chunks done: their pairs are computed
     partners: set[str] = set()
     for done, chunk in _chunks(ids):
-        partners.update(session.execute_write(_coauthors_tx, chunk, finished, max_authors))
+        partners.update(execute_marked(session, _coauthors_tx, chunk, finished, max_authors))
         finished.update(chunk)
         _report(progress, "co-authorships", done, len(ids))
     return partners
@@ -245,7 +245,7 @@ def _top_ties(
         lists += [[author["id"] for author in row["authors"]] for row in found]
     rows = top_tie_rows(whole, lists)
     for done, chunk in _chunks(rows):
-        session.execute_write(_write, derive.REFRESH_TOP_TIES, rows=chunk, k=limits.top_ties)
+        execute_marked(session, _write, derive.REFRESH_TOP_TIES, rows=chunk, k=limits.top_ties)
         _report(progress, "network backbone", done, len(rows))
 
 
@@ -282,7 +282,7 @@ def _same_names(session: Session, touched: list[str], cap: int, progress: Progre
     for done, chunk in _chunks(ordered):
         buckets = session.execute_read(_records, derive.NAME_BUCKETS, keys=chunk, cap=cap)
         members = [{"name_key": b["name_key"], "is_person": True} | m for b in buckets for m in b["people"]]
-        session.execute_write(_same_name_tx, sorted(crowded_buckets(members, cap)), same_name_pairs(members, cap))
+        execute_marked(session, _same_name_tx, sorted(crowded_buckets(members, cap)), same_name_pairs(members, cap))
         _report(progress, "same-name candidates", done, len(ordered))
 
 

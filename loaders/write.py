@@ -4,8 +4,9 @@ Inside the transaction, per label: rows that share a hard key are grouped, the g
 for every node any of a group's keys names, nodes a group proves to be one are merged (relationships
 moved per known type), ids are recomputed from the best key (old ids go to `aliases`), and the rows
 are upserted. Then the owned relationships of winning rows are replaced and the rest added.
-`finish()` recomputes derived data for everything the batches touched (loaders/derived.py). The
-rules are in loaders/rows.py and graph/MODEL.md.
+Each batch's transaction also moves the data version (graph/versions.mark_written), so readers' caches
+see it as it commits. `finish()` recomputes derived data for everything the batches touched
+(loaders/derived.py). The rules are in loaders/rows.py and graph/MODEL.md.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from neo4j import Driver, ManagedTransaction
 from weft.graph.driver import translated_errors
 from weft.graph.identity.ids import aliases, canonical_keys, key_property, node_id
 from weft.graph.sources import SOURCE_PRIORITY
+from weft.graph.versions import mark_written
 from weft.loaders.derived import DEFAULT_LIMITS, PairLimits, recompute, restate
 from weft.loaders.rows import ATTACH, REL_ENDS, NodeRow, RecordRows, RejectedRecord, RelRow
 from weft.queries import load_nodes, load_rels
@@ -225,6 +227,7 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
     released, moved, listed = _write_rels(tx, records, done)
     done.researchers |= released
     done.moved |= moved
+    mark_written(tx)  # readers' caches see this commit; a writer whose lock was taken over stops here
     return BatchOutcome(
         written=[(ri, 0) in done.effective for ri in range(len(records))],
         existed=[(ri, 0) in done.existed for ri in range(len(records))],

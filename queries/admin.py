@@ -30,6 +30,8 @@ CONSTRAINTS: tuple[LiteralString, ...] = (
     "CREATE CONSTRAINT sync_state_source IF NOT EXISTS FOR (n:SyncState) REQUIRE n.source IS UNIQUE",
     "CREATE CONSTRAINT change_key IF NOT EXISTS FOR (n:Change) REQUIRE n.key IS UNIQUE",
     "CREATE CONSTRAINT paper_vector_paper IF NOT EXISTS FOR (n:PaperVector) REQUIRE n.paper_id IS UNIQUE",
+    # one writer at a time (graph/writer_lock.py): concurrent MERGEs of the lock node meet on this index
+    "CREATE CONSTRAINT writer_lock_name IF NOT EXISTS FOR (n:WriterLock) REQUIRE n.name IS UNIQUE",
 )
 
 # Secondary indexes: sort keys, same-name lookup, old ids, full-text search.
@@ -194,7 +196,8 @@ CALL (a) {
 
 # Delete everything in batches, relationships first (constraints and indexes stay); return nothing.
 DELETE_ALL_RELATIONSHIPS: LiteralString = "MATCH ()-[r]->() CALL (r) { DELETE r } IN TRANSACTIONS OF 10000 ROWS"
-DELETE_ALL_NODES: LiteralString = "MATCH (n) CALL (n) { DELETE n } IN TRANSACTIONS OF 10000 ROWS"
+# The writer lock stays: `weft reset` holds it while it empties the graph (graph/writer_lock.py).
+DELETE_ALL_NODES: LiteralString = "MATCH (n) WHERE NOT n:WriterLock CALL (n) { DELETE n } IN TRANSACTIONS OF 10000 ROWS"
 
 # Counts nodes per label and relationships per type: [{kind, name, count}].
 COUNTS: LiteralString = """

@@ -226,6 +226,8 @@ def driver(settings: Settings, request: pytest.FixtureRequest) -> Iterator[Drive
         if load is None or not _holds(d, settings, load):
             reset(d, settings.neo4j_database)
             _held.clear()
+        # no writer lock left by an earlier module's killed `weft load` (its lease would refuse this module's)
+        d.execute_query("MATCH (l:WriterLock) DELETE l", database_=settings.neo4j_database)
         yield d
 
 

@@ -26,6 +26,7 @@ from weft.graph.identity.ids import normalize_openalex
 from weft.graph.migrate import migrate
 from weft.graph.settings import Settings
 from weft.graph.sync_state import sync_state
+from weft.graph.versions import execute_marked, run_marked
 from weft.loaders import openalex
 from weft.loaders.derived import DEFAULT_LIMITS, PairLimits, recompute, restate
 from weft.loaders.reader import Item, is_object, read_records
@@ -331,10 +332,10 @@ def _finish(driver: Driver, database: str, writer: GraphWriter | None, limits: P
         recompute(driver, database, papers, researchers, None, limits, moved=moved, reaffiliated=researchers)
     with translated_errors("removing what nothing states any more"):
         if pend["refs"]:
-            driver.execute_query(q.DELETE_ORPHAN_REFS, keys=pend["refs"], database_=database)
+            run_marked(driver, database, q.DELETE_ORPHAN_REFS, keys=pend["refs"])
         # a category's parent may lose its last child: again until none goes (4 levels: topic to domain)
         while pend["categories"]:
-            deleted, _, _ = driver.execute_query(q.DELETE_ORPHAN_CATEGORIES, ids=pend["categories"], database_=database)
+            deleted = run_marked(driver, database, q.DELETE_ORPHAN_CATEGORIES, ids=pend["categories"])
             if not deleted[0]["deleted"]:
                 break
 
@@ -342,7 +343,7 @@ def _finish(driver: Driver, database: str, writer: GraphWriter | None, limits: P
 def _log_and_mark(driver: Driver, database: str, unit: str, mark: str, value: str) -> None:
     """One transaction: the unit's changes (from its pending notes) logged, the watermark moved, pending cleared."""
     with translated_errors("moving the sync watermark"), driver.session(database=database) as session:
-        session.execute_write(_log_and_mark_tx, unit, mark, value)
+        execute_marked(session, _log_and_mark_tx, unit, mark, value)
 
 
 def _log_and_mark_tx(tx: ManagedTransaction, unit: str, mark: str, value: str) -> None:
@@ -456,7 +457,7 @@ def _apply_merges(driver: Driver, database: str, entity: str, unit: str, merges:
         )
     with translated_errors("merging retired ids"), driver.session(database=database) as session:
         for merge in merges:
-            session.execute_write(_merge_tx, entity, merge)
+            execute_marked(session, _merge_tx, entity, merge)
 
 
 def _merge_tx(tx: ManagedTransaction, entity: str, merge: Merge) -> None:

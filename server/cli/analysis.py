@@ -21,7 +21,7 @@ from rich.table import Table
 from weft.graph.driver import check_connectivity, open_driver, translated_errors
 from weft.graph.errors import InvalidInput, Unavailable, WeftError
 from weft.graph.settings import load_settings
-from weft.server.cli.support import fail
+from weft.server.cli.support import WaitOpt, fail, writing
 
 console = Console(stderr=True)
 FORMATS = ("table", "json", "csv")
@@ -241,6 +241,7 @@ def analytics_command(
         str,
         typer.Option(help="gds (Graph Data Science in the server), networkx (in this process) or auto (by size)."),
     ] = "auto",
+    wait: WaitOpt = None,
 ) -> None:
     """Score every researcher (PageRank, Louvain community, component, degree and betweenness centrality)
     and store `page_rank`, `community`, `component`, `degree_centrality`, `betweenness`."""
@@ -249,17 +250,18 @@ def analytics_command(
     settings = load_settings()
     began = time.monotonic()
     try:
-        with open_driver(settings) as driver, Progress(console=console, transient=True) as progress:
+        with open_driver(settings) as driver:
             check_connectivity(driver)
-            task = progress.add_task("writing researcher scores", total=None)
-            summary = compute_and_store(
-                driver,
-                settings.neo4j_database,
-                batch_size=batch_size,
-                seed=seed,
-                on_batch=lambda n: progress.advance(task, n),
-                engine=engine,
-            )
+            with writing(driver, settings, "analytics", wait), Progress(console=console, transient=True) as progress:
+                task = progress.add_task("writing researcher scores", total=None)
+                summary = compute_and_store(
+                    driver,
+                    settings.neo4j_database,
+                    batch_size=batch_size,
+                    seed=seed,
+                    on_batch=lambda n: progress.advance(task, n),
+                    engine=engine,
+                )
     except WeftError as exc:
         raise fail(exc) from exc
     typer.echo(

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from weft.graph.errors import WeftError
 from weft.graph.settings import load_settings
-from weft.server.cli.support import fail
+from weft.server.cli.support import WaitOpt, fail, parse_wait
 
 console = Console(stderr=True)
 
@@ -127,6 +127,7 @@ def import_command(
         typer.Argument(help="A folder or object storage URL written by `weft build` (a URL is downloaded first)."),
     ],
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask before replacing the database.")] = False,
+    wait: WaitOpt = None,
 ) -> None:
     """Replace the local server's database with a built folder (stop, neo4j-admin import, start, migrate).
 
@@ -143,7 +144,7 @@ def import_command(
         raise typer.Exit(code=1)
     try:
         with fetched(folder) as local:
-            summary = import_built(settings, local, echo=lambda m: console.print(escape(m)))
+            summary = import_built(settings, local, echo=lambda m: console.print(escape(m)), wait=parse_wait(wait))
     except WeftError as exc:
         raise fail(exc) from exc
     Console().print(_counts_table(f"database {settings.neo4j_database}", summary.counts))

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from weft.graph.embed_papers import EmbedSummary, embed_papers
 from weft.graph.errors import WeftError
-from weft.server.cli.support import connected, fail
+from weft.server.cli.support import WaitOpt, connected, fail, writing
 
 console = Console(stderr=True)
 
@@ -65,11 +65,12 @@ def register(app: typer.Typer) -> None:
         batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Papers per model run and write.")] = 64,
         force: Annotated[bool, typer.Option("--force", help="Embed every paper again, changed or not.")] = False,
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+        wait: WaitOpt = None,
     ) -> None:
         """Give papers a sentence vector (all-MiniLM-L6-v2 on the CPU) for semantic search and `similar`.
 
         Incremental: only papers without a vector, whose title or abstract changed, or embedded by another
         model. Each batch commits on its own, so after Ctrl-C the next run goes on where this one stopped.
         """
-        with connected() as (driver, settings):
+        with connected() as (driver, settings), writing(driver, settings, "embed", wait):
             run_embed(driver, settings.neo4j_database, batch_size, force, quiet)

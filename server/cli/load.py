@@ -17,7 +17,7 @@ from weft.graph.driver import open_driver
 from weft.graph.errors import WeftError
 from weft.graph.settings import Settings, load_settings
 from weft.server.cli.embed import run_embed
-from weft.server.cli.support import connected, fail
+from weft.server.cli.support import WaitOpt, connected, fail, writing
 
 if TYPE_CHECKING:
     from weft.loaders.run import LoadSummary
@@ -48,7 +48,13 @@ EmbedOpt = Annotated[bool, typer.Option("--embed", help="Then embed new and chan
 
 
 def run_load(
-    source: str, paths: list[str], batch_size: int | None, rejects: Path | None, quiet: bool, embed: bool = False
+    source: str,
+    paths: list[str],
+    batch_size: int | None,
+    rejects: Path | None,
+    quiet: bool,
+    embed: bool = False,
+    wait: str | None = None,
 ) -> None:
     """Load, print the per-file summary and the rejects; exit 1 on a dead database, 2 on bad input, 3 when
     some file could not be read in full (`exit_if_unread`)."""
@@ -58,7 +64,7 @@ def run_load(
     settings = load_settings()
     bar = LoadProgress()
     try:
-        with open_driver(settings) as driver, bar:
+        with open_driver(settings) as driver, writing(driver, settings, f"load {source}", wait), bar:
             summary = load_paths(
                 driver,
                 paths,
@@ -76,7 +82,7 @@ def run_load(
         raise typer.Exit(code=130) from None
     print_summary(summary, rejects)
     if embed:
-        with connected(settings) as (driver, _):
+        with connected(settings) as (driver, _), writing(driver, settings, "embed", wait):
             run_embed(driver, settings.neo4j_database, 64, False, quiet)
     exit_if_unread(summary)
 
@@ -193,9 +199,10 @@ def load_openalex(
     rejects: RejectsOpt = None,
     quiet: QuietOpt = False,
     embed: EmbedOpt = False,
+    wait: WaitOpt = None,
 ) -> None:
     """OpenAlex works, authors, institutions: single entities, list pages, arrays, JSON Lines, .gz."""
-    run_load("openalex", paths, batch_size, rejects, quiet, embed)
+    run_load("openalex", paths, batch_size, rejects, quiet, embed, wait)
 
 
 @load_app.command("s2")
@@ -205,9 +212,10 @@ def load_s2(
     rejects: RejectsOpt = None,
     quiet: QuietOpt = False,
     embed: EmbedOpt = False,
+    wait: WaitOpt = None,
 ) -> None:
     """Semantic Scholar Graph API JSON and dataset JSON Lines (gzipped or not)."""
-    run_load("s2", paths, batch_size, rejects, quiet, embed)
+    run_load("s2", paths, batch_size, rejects, quiet, embed, wait)
 
 
 @load_app.command("arxiv")
@@ -217,9 +225,10 @@ def load_arxiv(
     rejects: RejectsOpt = None,
     quiet: QuietOpt = False,
     embed: EmbedOpt = False,
+    wait: WaitOpt = None,
 ) -> None:
     """The arXiv metadata snapshot (JSON Lines)."""
-    run_load("arxiv", paths, batch_size, rejects, quiet, embed)
+    run_load("arxiv", paths, batch_size, rejects, quiet, embed, wait)
 
 
 @load_app.command("auto")
@@ -229,6 +238,7 @@ def load_auto(
     rejects: RejectsOpt = None,
     quiet: QuietOpt = False,
     embed: EmbedOpt = False,
+    wait: WaitOpt = None,
 ) -> None:
     """Any mix of the three; the source is detected per file."""
-    run_load("auto", paths, batch_size, rejects, quiet, embed)
+    run_load("auto", paths, batch_size, rejects, quiet, embed, wait)

@@ -16,9 +16,9 @@ from weft.graph.migrate import counts, migrate, reset
 from weft.graph.settings import available_cores, load_settings
 from weft.server.cli import analysis, bulk, embed, replicas, sync
 from weft.server.cli.load import load_app
-from weft.server.cli.support import connected, fail
+from weft.server.cli.support import WaitOpt, WaitTyper, connected, fail, writing
 
-app = typer.Typer(
+app = WaitTyper(
     help="Weft: a knowledge graph of papers, researchers and institutions on Neo4j.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -80,10 +80,10 @@ def neo4j_status() -> None:
 
 
 @app.command("migrate")
-def migrate_command() -> None:
+def migrate_command(wait: WaitOpt = None) -> None:
     """Create every constraint and index and backfill derived keys a database loaded by an older Weft lacks
     (IF NOT EXISTS, idempotent: safe to run again); says each step as it ends."""
-    with connected() as (driver, settings):
+    with connected() as (driver, settings), writing(driver, settings, "migrate", wait):
         n = migrate(driver, settings.neo4j_database, echo=typer.echo, top_ties=settings.network_top_ties)
     typer.echo(f"{n} constraints and indexes in place")
 
@@ -91,12 +91,13 @@ def migrate_command() -> None:
 @app.command("reset")
 def reset_command(
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation.")] = False,
+    wait: WaitOpt = None,
 ) -> None:
     """Delete every node and relationship (constraints and indexes stay)."""
     settings = load_settings()
     if not yes and not typer.confirm(f"Delete everything in {settings.neo4j_uri} ({settings.neo4j_database})?"):
         raise typer.Exit(code=1)
-    with connected(settings) as (driver, _):
+    with connected(settings) as (driver, _), writing(driver, settings, "reset", wait):
         reset(driver, settings.neo4j_database)
     typer.echo("database emptied")
 

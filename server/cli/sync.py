@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import nullcontext
 from typing import Annotated
 
 import typer
@@ -11,7 +11,7 @@ from rich.table import Table
 
 from weft.graph.errors import WeftError
 from weft.graph.settings import Settings
-from weft.server.cli.support import connected, fail
+from weft.server.cli.support import WaitOpt, connected, fail, writing
 
 sync_app = typer.Typer(
     help="Apply what a source published since the graph's watermark (replace, merge, log).", no_args_is_help=True
@@ -30,15 +30,10 @@ MaxDeletesOpt = Annotated[
 ]
 
 
-def writer_lock(settings: Settings, command: str) -> AbstractContextManager[object]:
-    """WRITER LOCK: the one place `weft sync` takes the database's writer lock (issue 52 §5). The lock is built
-    elsewhere (graph/writer_lock.py); until it is wired here, this holds nothing."""
-    del settings, command
-    return nullcontext()
-
-
 @sync_app.command("openalex")
-def sync_openalex_command(location: LocationArg, dry_run: DryRunOpt = False, max_deletes: MaxDeletesOpt = None) -> None:
+def sync_openalex_command(
+    location: LocationArg, dry_run: DryRunOpt = False, max_deletes: MaxDeletesOpt = None, wait: WaitOpt = None
+) -> None:
     """Apply an OpenAlex snapshot's `updated_date=` partitions newer than the watermark, oldest first, then its
     merged_ids files up to that date. A sync killed at any point converges when run again."""
     from weft.loaders.derived import PairLimits
@@ -47,7 +42,7 @@ def sync_openalex_command(location: LocationArg, dry_run: DryRunOpt = False, max
     with connected() as (driver, settings):
         limit = max_deletes if max_deletes is not None else _default_max_deletes(driver, settings)
         try:
-            with nullcontext() if dry_run else writer_lock(settings, "sync openalex"):
+            with nullcontext() if dry_run else writing(driver, settings, "sync openalex", wait):
                 report = sync_openalex(
                     driver,
                     location,

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import orjson
 import pytest
@@ -17,6 +22,7 @@ from weft.loaders.run import load_paths
 from weft.server.app import create_app
 
 MOST_CITED = "{ mostCited(first: 3) { totalCount edges { node { id title citedByCount } } } }"
+WEFT = str(Path(sys.executable).parent / "weft")
 TTL_S = 0.05
 
 
@@ -98,3 +104,50 @@ def test_weft_analytics_drops_every_kept_answer(http: TestClient, driver: Driver
     time.sleep(TTL_S * 4)
     cache, _, body = _post(http, query)
     assert cache == "miss" and orjson.loads(body)["data"]["researcher"]["pageRank"] == stored
+
+
+def test_a_load_killed_midway_leaves_no_kept_answer_behind_the_database(
+    http: TestClient, driver: Driver, settings: Settings, tmp_path: Path
+) -> None:
+    """Issue 48 item 4: each batch's transaction moves the data version, so an answer kept before a
+    `weft load` gives way to what its first batch committed within the version period, though the load is
+    then killed (SIGKILL) before its end; it used to stay until the next complete load. The load retitles
+    a paper and adds no researcher or tie, so only the data version can tell the caches."""
+    works = orjson.loads(shared_path("openalex", "works", "openalexPro_keypapers.json").read_bytes())["results"]
+    first, other = works[0], works[1]
+    wid = first["id"].rsplit("/", 1)[-1]
+    query = '{ paper(id: "' + wid + '") { title } }'
+    old_title = orjson.loads(_post(http, query)[2])["data"]["paper"]["title"]
+    assert _post(http, query)[0] == "hit"
+    new_title = old_title + " (revised)"
+    revised = {**first, "title": new_title, "display_name": new_title, "updated_date": "2026-12-01T00:00:00"}
+    lines = [revised] + [other] * 300  # one batch each
+    path = tmp_path / "revised.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(line) for line in lines))
+    env = dict(os.environ, NEO4J_URI=settings.neo4j_uri, NEO4J_PASSWORD=settings.neo4j_password)
+    load = subprocess.Popen(
+        [WEFT, "load", "openalex", str(path), "--batch-size", "1", "--quiet"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+    def stored() -> str:
+        return driver.execute_query("MATCH (p:Paper {openalex_id: $id}) RETURN p.title AS t", id=wid).records[0]["t"]
+
+    deadline = time.monotonic() + 600
+    while stored() != new_title:
+        assert load.poll() is None, load.communicate()
+        assert time.monotonic() < deadline, "the first batch never committed"
+        time.sleep(0.02)
+    load.send_signal(signal.SIGKILL)
+    load.wait(timeout=30)
+    deadline = time.monotonic() + 60  # a bound on failing: a fixed cache gives the new title after TTL_S
+    while True:
+        cache, _, body = _post(http, query)
+        if orjson.loads(body)["data"]["paper"]["title"] == new_title:
+            break
+        assert cache == "hit" and time.monotonic() < deadline, "the kept answer stayed behind the database"
+        time.sleep(TTL_S)
+    assert cache == "miss"

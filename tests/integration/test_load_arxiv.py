@@ -24,9 +24,11 @@ def raw_records() -> list[dict]:
 
 
 def graph_state(driver: Driver, database: str) -> tuple[list, list]:
-    """Every node (labels, properties but load times) and relationship (type, ends, properties)."""
+    """Every node (labels, properties but load times; not the version or a killed writer's lock) and
+    relationship (type, ends, properties)."""
     nodes, _, _ = driver.execute_query(
-        "MATCH (n) WHERE NOT n:Meta RETURN labels(n) AS labels, properties(n) AS props", database_=database
+        "MATCH (n) WHERE NOT n:Meta AND NOT n:WriterLock RETURN labels(n) AS labels, properties(n) AS props",
+        database_=database,
     )
     rels, _, _ = driver.execute_query(
         "MATCH (a)-[r]->(b) RETURN type(r) AS type, coalesce(a.id, a.key) AS a, coalesce(b.id, b.key) AS b, "

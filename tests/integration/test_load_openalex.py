@@ -251,7 +251,8 @@ def test_reload_is_idempotent(openalex_graph: Driver) -> None:
     assert after[3] == before[3]
     assert summary.rejected == 0 and summary.warnings == []
     assert summary.merged == summary.read  # every record named an entity already there
-    assert _one(openalex_graph, "MATCH (m:Meta {key: 'graph'}) RETURN m.data_version") == version + 1
+    # every write transaction moved it (readers' caches see each commit)
+    assert _one(openalex_graph, "MATCH (m:Meta {key: 'graph'}) RETURN m.data_version") > version
 
 
 def test_bad_lines_are_reported_and_skipped(openalex_graph: Driver, raw: dict, tmp_path: Path) -> None:
