@@ -209,7 +209,14 @@ def test_the_heartbeat_keeps_a_short_lease_alive(driver: Driver, settings: Setti
 
 @pytest.mark.parametrize(
     "args",
-    [["migrate"], ["reset", "--yes"], ["embed"], ["analytics", "--engine", "networkx"], ["load", "auto", "README.md"]],
+    [
+        ["migrate"],
+        ["reset", "--yes"],
+        ["embed"],
+        ["analytics", "--engine", "networkx"],
+        ["load", "auto", "README.md"],
+        ["sync", "openalex", "README.md"],
+    ],
     ids=lambda args: args[0],
 )
 def test_every_writing_command_is_refused_while_another_writes(
