@@ -13,6 +13,9 @@ import time
 import uuid
 from typing import Any
 
+from neo4j import AsyncDriver
+from strawberry import Schema
+
 from weft.graph.driver import open_async_driver
 from weft.graph.settings import Settings
 from weft.schema.context import Context
@@ -45,12 +48,18 @@ WARM_QUERIES: tuple[str, ...] = (
 )
 
 
-async def warm_up(settings: Settings) -> tuple[int, float, list[str]]:
-    """Run every WARM_QUERIES document once; returns (documents answered without error, seconds, the errors)."""
-    schema = build_schema()
+async def warm_up(
+    settings: Settings, driver: AsyncDriver | None = None, schema: Schema | None = None
+) -> tuple[int, float, list[str]]:
+    """Run every WARM_QUERIES document once; returns (documents answered without error, seconds, the errors).
+
+    With `driver` and `schema` (a serving worker's, server/availability.py) it runs through those and leaves
+    the driver open; without, it builds its own and closes the driver (`weft neo4j start`)."""
+    schema = schema or build_schema()
     began = time.monotonic()
     answered, errors = 0, list[str]()
-    driver = open_async_driver(settings)
+    own = driver is None
+    driver = open_async_driver(settings) if driver is None else driver
     try:
         for document in WARM_QUERIES:
             context: Any = Context(
@@ -65,5 +74,6 @@ async def warm_up(settings: Settings) -> tuple[int, float, list[str]]:
             answered += not result.errors
             errors += [e.message for e in result.errors or ()]
     finally:
-        await driver.close()
+        if own:
+            await driver.close()
     return answered, time.monotonic() - began, errors
