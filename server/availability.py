@@ -12,8 +12,9 @@ after it answered while the restarted JVM planned the API's queries afresh. So e
 - while it is down, or the server shuts down, `Drain` answers every request except /health, /ready and
   static files at once: 503 with `Retry-After`, as a GraphQL error coded UNAVAILABLE on /graphql;
 - the first answer after an outage (and, for `weft serve`, the first one at start-up) runs the API's
-  queries once in the background (server/warm_up.py), so the restarted database plans them while the
-  first clients are still few, not under every client at once.
+  queries once in the background (server/warm_up.py); until that warm-up ends, GraphQL requests go
+  through one at a time (RECOVERY_GATE; one waiting longer than GATE_WAIT_S is refused like the rest),
+  so the restarted database plans queries for a few clients, not for every client at once.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections.abc import AsyncIterator
 from neo4j import AsyncDriver
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
-from strawberry import Schema
+from strawberry.schema.base import BaseSchema
 
 from weft.graph.errors import Unavailable
 from weft.graph.reads.meta import data_version
@@ -43,6 +44,12 @@ DOWN_INTERVAL_S = 0.2
 DOWN_PROBE_TIMEOUT_S = 1.0
 """How long a probe waits while the database is down (a starting Neo4j accepts connections it does not
 answer yet: a fresh attempt soon beats waiting long on that one)."""
+RECOVERY_GATE = 1
+"""GraphQL requests let through at once between an outage's end and the end of the warm-up after it: a
+restarted Neo4j plans each new query on a cold JVM, and planning many at once made every one of them
+outlive its deadline (bench/RESULTS.md, "Recovery after kill -9"); one at a time, the first answers soon."""
+GATE_WAIT_S = 2.0
+"""How long a request waits for the recovery gate before it is refused (503, Retry-After)."""
 RETRY_AFTER_S = 1
 """The `Retry-After` of a refusal, in seconds."""
 ALWAYS_ANSWERED = ("/health", "/ready", "/static/")
@@ -52,7 +59,7 @@ ALWAYS_ANSWERED = ("/health", "/ready", "/static/")
 class Availability:
     """One worker's view of whether it can serve: the database's state from the watch, and shutting down."""
 
-    def __init__(self, driver: AsyncDriver, settings: Settings, schema: Schema, warm: bool = False) -> None:
+    def __init__(self, driver: AsyncDriver, settings: Settings, schema: BaseSchema, warm: bool = False) -> None:
         self.driver = driver
         self.schema = schema
         self.settings = settings
@@ -61,6 +68,8 @@ class Availability:
         self.warmed = asyncio.Event()  # set once a warm-up after the last (re)connection ended
         self._warm_next = warm
         self._warming: asyncio.Task[None] | None = None
+        self.recovering = False  # between an outage's end and the end of the warm-up after it
+        self.gate = asyncio.Semaphore(RECOVERY_GATE)
 
     def refusal(self) -> str | None:
         """Why a new request is refused now, or None when it may go ahead."""
@@ -94,7 +103,8 @@ class Availability:
             log.warning("availability probe failed: %s", exc)
             return
         if self.down is not None:
-            log.warning("Neo4j answers again; taking requests")
+            log.warning("Neo4j answers again; taking requests, %d at a time until warmed", RECOVERY_GATE)
+            self.recovering = True
         self.down = None
         if self._warm_next and self._warming is None:
             self._warm_next = False
@@ -110,6 +120,7 @@ class Availability:
             log.warning("warm-up failed: %s", exc)
         finally:
             self._warming = None
+            self.recovering = False
             self.warmed.set()
 
     async def _watch(self) -> None:
@@ -161,7 +172,24 @@ class Drain:
             if reason is not None:
                 await refused(scope["path"], reason)(scope, receive, send)
                 return
+            if availability is not None and availability.recovering and scope["path"] == "/graphql":
+                await self._gated(availability, scope, receive, send)
+                return
         await self.app(scope, receive, send)
+
+    async def _gated(self, availability: Availability, scope: Scope, receive: Receive, send: Send) -> None:
+        """Through the recovery gate (RECOVERY_GATE at once), or refused after GATE_WAIT_S of waiting."""
+        try:
+            async with asyncio.timeout(GATE_WAIT_S):
+                await availability.gate.acquire()
+        except TimeoutError:
+            reason = "Neo4j has just restarted and is planning the API's queries"
+            await refused(scope["path"], reason)(scope, receive, send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            availability.gate.release()
 
 
 __all__ = ["Availability", "Drain", "refused"]

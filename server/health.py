@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neo4j import READ_ACCESS, AsyncDriver
 from starlette.requests import Request
@@ -27,6 +27,9 @@ from weft.graph.reads.meta import data_version
 from weft.graph.reads.reader import GraphReader
 from weft.graph.settings import Settings
 from weft.queries import admin
+
+if TYPE_CHECKING:
+    from weft.server.availability import Availability
 
 _NAME = re.compile(r"CREATE (?:\w+ )?(?:CONSTRAINT|INDEX) (\w+) IF NOT EXISTS")
 
@@ -70,9 +73,9 @@ async def ready(request: Request) -> JSONResponse:
     headers = _worker()
     settings: Settings = request.app.state.settings
     driver: AsyncDriver = request.app.state.driver
-    availability = getattr(request.app.state, "availability", None)
-    refusal = availability.refusal() if availability is not None else None
-    if refusal is not None:  # the worker refuses GraphQL now (server/availability.py): not ready either
+    availability: Availability | None = getattr(request.app.state, "availability", None)
+    if availability is not None and (refusal := availability.refusal()) is not None:
+        # the worker refuses GraphQL now (server/availability.py): not ready either
         neo4j = "down" if availability.down else "up"
         return JSONResponse({"status": "unavailable", "neo4j": neo4j, "reason": refusal}, 503, headers)
     bound = _bound(settings)

@@ -14,7 +14,7 @@ import uuid
 from typing import Any
 
 from neo4j import AsyncDriver
-from strawberry import Schema
+from strawberry.schema.base import BaseSchema
 
 from weft.graph.driver import open_async_driver
 from weft.graph.settings import Settings
@@ -49,7 +49,7 @@ WARM_QUERIES: tuple[str, ...] = (
 
 
 async def warm_up(
-    settings: Settings, driver: AsyncDriver | None = None, schema: Schema | None = None
+    settings: Settings, driver: AsyncDriver | None = None, schema: BaseSchema | None = None
 ) -> tuple[int, float, list[str]]:
     """Run every WARM_QUERIES document once; returns (documents answered without error, seconds, the errors).
 
