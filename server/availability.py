@@ -36,6 +36,7 @@ from weft.graph.settings import Settings
 from weft.server.warm_up import warm_up
 
 log = logging.getLogger("weft.server")
+api_log = logging.getLogger("weft.api")
 
 UP_INTERVAL_S = 1.0
 """Pause between probes while the database answers."""
@@ -170,12 +171,18 @@ class Drain:
             availability: Availability | None = getattr(getattr(app, "state", None), "availability", None)
             reason = availability.refusal() if availability is not None else None
             if reason is not None:
-                await refused(scope["path"], reason)(scope, receive, send)
+                await self._refuse(scope, receive, send, reason)
                 return
             if availability is not None and availability.recovering and scope["path"] == "/graphql":
                 await self._gated(availability, scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, reason: str) -> None:
+        """The refusal, logged with the request's id as the API logs its errors (schema/support/errors.py)."""
+        request_id = dict(scope.get("headers") or ()).get(b"x-request-id", b"-").decode("latin-1")
+        api_log.info("request %s: refused: %s", request_id, reason)
+        await refused(scope["path"], reason)(scope, receive, send)
 
     async def _gated(self, availability: Availability, scope: Scope, receive: Receive, send: Send) -> None:
         """Through the recovery gate (RECOVERY_GATE at once), or refused after GATE_WAIT_S of waiting."""
@@ -183,8 +190,7 @@ class Drain:
             async with asyncio.timeout(GATE_WAIT_S):
                 await availability.gate.acquire()
         except TimeoutError:
-            reason = "Neo4j has just restarted and is planning the API's queries"
-            await refused(scope["path"], reason)(scope, receive, send)
+            await self._refuse(scope, receive, send, "Neo4j has just restarted and is planning the API's queries")
             return
         try:
             await self.app(scope, receive, send)
