@@ -44,6 +44,7 @@ from weft.schema.root import build_schema
 from weft.schema.support import direct
 from weft.schema.support.direct import DirectPlans
 from weft.server import health, network_routes, protections
+from weft.server.availability import Availability, Drain
 from weft.server.graphql_request import Params, decode_json, prefers_html, request_params
 from weft.server.response_cache import ResponseCache
 from weft.server.site import routes as site
@@ -304,8 +305,9 @@ def tune_garbage_collection() -> None:
     gc.set_threshold(GC_YOUNG_THRESHOLD, 1, 1)
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """Build the app; the driver is opened in the lifespan and closed on shutdown."""
+def create_app(settings: Settings | None = None, *, warm: bool = False) -> Starlette:
+    """Build the app; the driver is opened in the lifespan and closed on shutdown. `warm`: run the API's
+    queries once in the background when the database first answers (server/availability.py)."""
     settings = settings or load_settings()
 
     @contextlib.asynccontextmanager
@@ -313,8 +315,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.settings = settings
         NETWORK_CACHE.resize(settings.network_cache_mb << 20)
         app.state.driver = open_async_driver(settings)
+        app.state.availability = Availability(app.state.driver, settings, view.schema, warm=warm)
         try:
-            async with graphql_app.version_watch(app.state.driver):
+            async with graphql_app.version_watch(app.state.driver), app.state.availability.watching():
                 yield
         finally:
             await app.state.driver.close()
@@ -327,16 +330,18 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *network_routes.routes,
         *site.routes,
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
         exception_handlers=site.exception_handlers,
         middleware=protections.middleware(settings),  # trusted hosts, security headers, gzipped sitemaps
     )
+    app.add_middleware(Drain)  # outermost: a draining worker refuses before any other work
+    return app
 
 
 def serving_app() -> Starlette:
     """The app each `weft serve` worker runs: `create_app()` in a process tuned for serving (its garbage
     collection is the process's, so apps built elsewhere, e.g. in tests, leave it alone)."""
     tune_garbage_collection()
-    return create_app()
+    return create_app(warm=True)

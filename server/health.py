@@ -1,11 +1,13 @@
 """What a load balancer asks a worker: /health (is Neo4j answering?) and /ready (can this worker serve?).
 
-`health` answers 200 while the driver reaches Neo4j. `ready` answers 200 only when Neo4j answers AND the
-schema `weft migrate` creates is in place: every constraint and index of queries/admin.py exists and is
-ONLINE (a replica loaded from a dump, or a database still being migrated or re-indexed, is not ready
-before then); otherwise 503 with a JSON `reason`. Both read `request.app.state.driver` (an AsyncDriver)
-and `request.app.state.settings`, as server/app.py's lifespan sets them, and name the answering process
-in `x-weft-worker`.
+`health` answers 200 while the driver completes a Bolt handshake (a starting Neo4j passes it before its
+database answers). `ready` answers 200 only when the worker takes requests (it is not draining,
+server/availability.py), a real read of the graph (its data version) succeeds through the app's own
+driver within a short bound, AND the schema `weft migrate` creates is in place: every constraint and
+index of queries/admin.py exists and is ONLINE (a replica loaded from a dump, or a database still being
+migrated or re-indexed, is not ready before then); otherwise 503 with a JSON `reason`. Both read
+`request.app.state.driver` (an AsyncDriver) and `request.app.state.settings`, as server/app.py's
+lifespan sets them, and name the answering process in `x-weft-worker`.
 """
 
 from __future__ import annotations
@@ -13,15 +15,21 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from neo4j import READ_ACCESS, AsyncDriver
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from weft.graph.errors import Unavailable
+from weft.graph.reads.meta import data_version
+from weft.graph.reads.reader import GraphReader
 from weft.graph.settings import Settings
 from weft.queries import admin
+
+if TYPE_CHECKING:
+    from weft.server.availability import Availability
 
 _NAME = re.compile(r"CREATE (?:\w+ )?(?:CONSTRAINT|INDEX) (\w+) IF NOT EXISTS")
 
@@ -65,6 +73,11 @@ async def ready(request: Request) -> JSONResponse:
     headers = _worker()
     settings: Settings = request.app.state.settings
     driver: AsyncDriver = request.app.state.driver
+    availability: Availability | None = getattr(request.app.state, "availability", None)
+    if availability is not None and (refusal := availability.refusal()) is not None:
+        # the worker refuses GraphQL now (server/availability.py): not ready either
+        neo4j = "down" if availability.down else "up"
+        return JSONResponse({"status": "unavailable", "neo4j": neo4j, "reason": refusal}, 503, headers)
     bound = _bound(settings)
     try:
         async with (
@@ -72,14 +85,17 @@ async def ready(request: Request) -> JSONResponse:
             # one auto-commit read, not a managed transaction: no retrying while Neo4j is down
             driver.session(database=settings.neo4j_database, default_access_mode=READ_ACCESS) as session,
         ):
+            await data_version(GraphReader(driver, settings.neo4j_database, settings.query_timeout_s, retry_s=0.0))
             result = await session.run(admin.SCHEMA_STATE)
             states: dict[str, str] = {record["name"]: record["state"] async for record in result}
     except TimeoutError:
         reason = f"Neo4j did not answer within {bound:g} s"
         return JSONResponse({"status": "unavailable", "neo4j": "TimeoutError", "reason": reason}, 503, headers)
     except Exception as exc:  # noqa: BLE001 - any failure means not ready
-        reason = f"Neo4j did not answer ({exc.__class__.__name__})"
-        return JSONResponse({"status": "unavailable", "neo4j": exc.__class__.__name__, "reason": reason}, 503, headers)
+        failure = (exc.__cause__ or exc) if isinstance(exc, Unavailable) else exc  # the driver's, not ours
+        reason = f"Neo4j did not answer ({failure.__class__.__name__})"
+        failed = {"status": "unavailable", "neo4j": failure.__class__.__name__, "reason": reason}
+        return JSONResponse(failed, 503, headers)
     missing = [name for name in SCHEMA_NAMES if name not in states]
     not_online = [name for name in SCHEMA_NAMES if name in states and states[name] != "ONLINE"]
     if missing or not_online:

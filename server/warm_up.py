@@ -17,6 +17,7 @@ from typing import Any
 
 from neo4j import READ_ACCESS, AsyncDriver
 from neo4j.exceptions import DriverError, Neo4jError
+from strawberry.schema.base import BaseSchema
 
 from weft.graph.driver import open_async_driver
 from weft.graph.settings import Settings
@@ -71,13 +72,19 @@ async def has_schema(driver: AsyncDriver, settings: Settings) -> bool:
     return not names.isdisjoint(SCHEMA_NAMES)
 
 
-async def warm_up(settings: Settings) -> tuple[int, float, list[str]] | None:
+async def warm_up(
+    settings: Settings, driver: AsyncDriver | None = None, schema: BaseSchema | None = None
+) -> tuple[int, float, list[str]] | None:
     """Run every WARM_QUERIES document once; returns (documents answered without error, seconds, the errors),
-    or None on a database with none of Weft's schema yet (nothing run)."""
-    schema = build_schema()
+    or None on a database with none of Weft's schema yet (nothing run).
+
+    With `driver` and `schema` (a serving worker's, server/availability.py) it runs through those and leaves
+    the driver open; without, it builds its own and closes the driver (`weft neo4j start`)."""
+    schema = schema or build_schema()
     began = time.monotonic()
     answered, errors = 0, list[str]()
-    driver = open_async_driver(settings)
+    own = driver is None
+    driver = open_async_driver(settings) if driver is None else driver
     try:
         if not await has_schema(driver, settings):
             return None
@@ -94,5 +101,6 @@ async def warm_up(settings: Settings) -> tuple[int, float, list[str]] | None:
             answered += not result.errors
             errors += [e.message for e in result.errors or ()]
     finally:
-        await driver.close()
+        if own:
+            await driver.close()
     return answered, time.monotonic() - began, errors

@@ -33,6 +33,12 @@ replicas.register(app)
 sync.register(app)
 console = Console(stderr=True)
 
+WORKER_HEALTHCHECK_S = 60
+"""How long uvicorn's supervisor waits for a worker's health-check answer before killing it (uvicorn's
+default, 5 s, killed workers at start-up under load: a spawned worker imports this whole CLI, the
+script's module, before its answering thread starts, and that took 6.7 s at load 8; issue 48, item 11).
+Only a worker whose every thread is stuck fails the check: a busy event loop answers it all the same."""
+
 
 @neo4j_app.command("start")
 def neo4j_start(
@@ -125,12 +131,19 @@ def serve_command(
     access_log: Annotated[
         bool, typer.Option(help="Log a line per request (off by default: it costs ~3% of a small query's CPU).")
     ] = False,
+    worker_healthcheck_timeout: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Seconds a worker may take to answer the supervisor's health check (also at start-up)."
+        ),
+    ] = WORKER_HEALTHCHECK_S,
 ) -> None:
     """Serve GraphQL at /graphql (GraphiQL in a browser), /health and the network pages.
 
     With more than one worker, uvicorn supervises that many processes sharing the port: each opens its
     own Neo4j driver and keeps its own caches (parsed queries, computed networks), which are only ever
-    a shortcut: a request answered by another worker is computed there afresh.
+    a shortcut: a request answered by another worker is computed there afresh. Each worker warms the
+    API's queries in the background once it has started (server/availability.py), never in its start-up.
     """
     import uvicorn
 
@@ -150,6 +163,7 @@ def serve_command(
         log_level=log_level,
         workers=count,
         access_log=access_log,
+        timeout_worker_healthcheck=worker_healthcheck_timeout,
         server_header=False,  # no `server: uvicorn` line: it tells a stranger what to probe, and costs bytes
         **proxy_options(settings),  # X-Forwarded-* only from WEFT_FORWARDED_ALLOW_IPS
     )

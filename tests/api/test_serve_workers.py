@@ -119,3 +119,55 @@ def test_two_workers_answer_and_stop_without_leftovers(settings: Settings, tmp_p
         for pid in tree:
             if running(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+BUSY_S = 600  # a bound on the CPU load's life, should the test die before it stops it
+
+
+def busy_cores(n: int) -> list[subprocess.Popen[bytes]]:
+    """`n` processes spinning on a CPU each (bounded in time), as a loaded machine's other work."""
+    spin = f"import time\nend = time.monotonic() + {BUSY_S}\nwhile time.monotonic() < end:\n    pass\n"
+    return [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(n)]
+
+
+def both_workers_answer(port: int, within_s: float = 120) -> set[int]:
+    """The pids of the workers that answered /health on fresh connections (until two did, bounded)."""
+    workers: set[int] = set()
+    deadline = time.monotonic() + within_s
+    with ThreadPoolExecutor(8) as pool:
+        while len(workers) < 2 and time.monotonic() < deadline:
+            for status, headers, _ in pool.map(lambda _: get(port, "/health"), range(16)):
+                if status == 200:
+                    workers.add(int(headers["x-weft-worker"]))
+    return workers
+
+
+def test_two_workers_start_under_cpu_load_without_being_killed(settings: Settings, tmp_path: Path) -> None:
+    """Issue 48, item 11: uvicorn's supervisor killed workers still starting on a busy machine ("Child process
+    died"). Three starts of `weft serve --workers 2` with both cores busy: both workers answer, none is killed."""
+    env = dict(os.environ, NEO4J_URI=settings.neo4j_uri)
+    load = busy_cores(os.cpu_count() or 2)
+    try:
+        for start in range(3):
+            port = free_port()
+            command = [str(WEFT), "serve", "--workers", "2", "--host", "127.0.0.1", "--port", str(port)]
+            log = tmp_path / f"serve-{start}.log"
+            with log.open("wb") as out:
+                proc = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            try:
+                wait_healthy(proc, port, log, timeout_s=300)
+                workers = both_workers_answer(port)
+                assert len(workers) == 2, f"start {start}: only {workers} answered\n{log.read_text()}"
+            finally:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(timeout=30)
+            text = log.read_text()
+            assert "died" not in text and "failed to start" not in text, f"start {start}:\n{text}"
+    finally:
+        for spinner in load:
+            spinner.kill()
+            spinner.wait()
