@@ -1,8 +1,10 @@
 """The local Neo4j Community server: fetch it from Maven Central, configure, start, wait, stop.
 
-Each Bolt port gets its own instance folder (`.neo4j/instances/<port>`), so several test
-sessions can run side by side. The jars come from `neo4j/pom.xml` via Maven, once, into
-`.neo4j/lib`; servers starting at once (parallel test workers) take turns fetching them.
+Everything lives under WEFT_NEO4J_HOME (default: `.neo4j` in a source checkout, the user's data folder once
+installed from a wheel; graph/settings.py). Each Bolt port gets its own instance folder (`instances/<port>`),
+so several test sessions can run side by side. The jars come from `pom.xml` beside this module (package data,
+so it ships in the wheel) via Maven, once, into `lib/`; servers starting at once (parallel test workers) take
+turns fetching them.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from weft.graph.errors import Unavailable
-from weft.graph.settings import PROJECT_ROOT, Settings
+from weft.graph.settings import Settings
 
-POM = PROJECT_ROOT / "neo4j" / "pom.xml"
+# package data of weft.graph (pyproject.toml): read from the installed package, never from a checkout
+POM = Path(__file__).resolve().parent / "neo4j-server" / "pom.xml"
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
 ADMIN_HEAP_GIB = 2  # neo4j-admin's own heap (-Xmx)
@@ -100,9 +103,9 @@ def _refused(settings: Settings) -> CredentialsRefused:
 
 
 def fetch_jars(instance: Instance, quiet: bool = True, announce: Callable[[str], object] | None = None) -> None:
-    """Copy the server jars from Maven Central into .neo4j/lib (skipped when this pom's jars are there).
+    """Copy the server jars from Maven Central into <WEFT_NEO4J_HOME>/lib (skipped when this pom's jars are there).
 
-    The marker holds the pom's hash, so a jar added to neo4j/pom.xml is fetched on the next start.
+    The marker holds the pom's hash, so a jar added to the pom is fetched on the next start.
     Concurrent callers (other processes) wait on a lock file and find the jars fetched.
     """
     if jars_fetched(instance):
@@ -118,7 +121,7 @@ def fetch_jars(instance: Instance, quiet: bool = True, announce: Callable[[str],
 
 
 def jars_fetched(instance: Instance) -> bool:
-    """Whether .neo4j/lib holds the jars of this neo4j/pom.xml (its marker names the pom's hash)."""
+    """Whether <WEFT_NEO4J_HOME>/lib holds the jars of this pom (its marker names the pom's hash)."""
     marker = instance.lib / ".complete"
     return marker.exists() and marker.read_text().strip() == pom_digest()
 
@@ -147,7 +150,7 @@ def _fetch_with_maven(instance: Instance, wanted: str, quiet: bool) -> None:
 
 
 def pom_digest() -> str:
-    """A hash of neo4j/pom.xml: which set of jars .neo4j/lib holds."""
+    """A hash of the pom: which set of jars lib/ holds."""
     return hashlib.sha256(POM.read_bytes()).hexdigest()[:16]
 
 
@@ -482,9 +485,13 @@ def stop(settings: Settings, timeout_s: float = 60.0) -> str:
 
 
 def status(settings: Settings) -> str:
-    """One line: whether Bolt answers, and whether this project started the process."""
+    """One line: whether Bolt answers, and whether this project started the process (a server that answers
+    without a pid of ours was started by someone else; nothing answering and no pid means nothing runs)."""
     instance = Instance(settings)
     pid = read_pid(instance)
     answers = bolt_answers(settings)
-    owner = f"local instance pid {pid}" if pid else "not started by weft"
+    if pid:
+        owner = f"local instance pid {pid}"
+    else:
+        owner = "not started by weft" if answers else "not running"
     return f"{settings.neo4j_uri}: {'answers' if answers else 'does not answer'} ({owner})"
