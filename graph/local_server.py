@@ -20,11 +20,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from weft.graph.errors import Unavailable
+from weft.graph.neo4j_browser import keep_browser_offline
 from weft.graph.settings import Settings
 
 # package data of weft.graph (pyproject.toml): read from the installed package, never from a checkout
@@ -155,8 +157,14 @@ def pom_digest() -> str:
 
 
 def browser_url(settings: Settings) -> str | None:
-    """Where Neo4j Browser answers for the local server (None when its HTTP connector is off)."""
-    return f"http://{settings.bolt_host}:{settings.http_port}/browser/" if settings.http_port else None
+    """Where Neo4j Browser answers for the local server, its connect form filled in: this server's Bolt URL and,
+    with auth off, no authentication, so Browser connects at once (with NEO4J_PASSWORD set, the user logs in;
+    a password never goes in a URL). None when the HTTP connector is off."""
+    if not settings.http_port:
+        return None
+    method = "NATIVE" if settings.neo4j_password else "NO_AUTH"
+    query = urlencode({"dbms": f"bolt://{settings.bolt_host}:{settings.bolt_port}", "preselectAuthMethod": method})
+    return f"http://{settings.bolt_host}:{settings.http_port}/browser/?{query}"
 
 
 def _http_lines(settings: Settings) -> list[str]:
@@ -190,7 +198,8 @@ def write_config(instance: Instance) -> None:
         f"server.memory.pagecache.size={s.neo4j_pagecache}",
         "dbms.memory.transaction.total.max=1g",
         "dbms.usage_report.enabled=false",
-        # Neo4j Browser: product-usage telemetry off (and with it the consent banner)
+        # Neo4j Browser: product-usage telemetry off (and with it the consent banner); graph/neo4j_browser.py
+        # removes its remote font import (Community declares no browser.allow_outgoing_connections)
         "client.allow_telemetry=false",
         "dbms.transaction.timeout=0s",
         "server.jvm.additional=-XX:+UseG1GC",
@@ -384,6 +393,7 @@ def start(settings: Settings, echo: Callable[[str], object] = print) -> str:
         fetch_jars(instance, announce=echo)
         write_config(instance)
         link_plugins(instance)
+        keep_browser_offline(instance.lib)
         _set_initial_password(instance)
         instance.log_file.parent.mkdir(parents=True, exist_ok=True)
         java = os.environ.get("JAVA_HOME")
