@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,12 +28,12 @@ def _port_open(port: int) -> bool:
 
 
 @pytest.fixture
-def scratch_settings() -> Settings:
+def scratch_settings() -> Iterator[Settings]:
     """Settings for a throwaway instance on free Bolt and HTTP ports (never WEFT_NEO4J_HTTP_PORT's, which may be
-    the session server's), with a small heap."""
+    the session server's), with a small heap; its folder is removed after (a free port is new each run)."""
     base = load_settings()
     bolt, http = free_ports(2)
-    return replace(
+    scratch = replace(
         base,
         neo4j_uri=f"bolt://127.0.0.1:{bolt}",
         neo4j_http_port=http,
@@ -39,6 +41,9 @@ def scratch_settings() -> Settings:
         neo4j_heap="512m",
         neo4j_pagecache="64m",
     )
+    yield scratch
+    local_server.stop(scratch)
+    shutil.rmtree(local_server.Instance(scratch).home, ignore_errors=True)
 
 
 def test_start_status_restart_and_stop_leave_nothing_behind(scratch_settings: Settings) -> None:
