@@ -11,6 +11,8 @@ FROM python:3.11-slim
 WORKDIR /app
 ENV PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 COPY pyproject.toml README.md ./
+# the build backend (pyproject.toml): setuptools, refusing a wheel without the web stage's vendor files
+COPY build_backend build_backend
 COPY graph graph
 COPY schema schema
 COPY loaders loaders

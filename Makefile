@@ -6,17 +6,27 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: demo test install web chromium neo4j-start neo4j-stop lint typecheck schema clean
+.PHONY: demo test runtime install web chromium neo4j-start neo4j-stop lint typecheck schema clean
 
+# One venv. `make demo` installs the runtime only; `make test` (and lint) upgrade the same venv with the
+# test, lint, spark and storage extras (README, "Quick start", says what each downloads).
 # The top-level folders install as weft.* through setuptools' editable import hook; setuptools
 # warns about that hook on every editable install, and only that warning is silenced.
-$(BIN)/weft: pyproject.toml
+EDITABLE := PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install -q -e
+
+$(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install -q -e '.[test,lint,spark,storage]'
-	touch $(BIN)/weft
+	$(EDITABLE) .
+	touch $@
 
-install: $(BIN)/weft ## virtualenv with the project and its test tools
+$(VENV)/.extras: $(VENV)/.runtime
+	$(EDITABLE) '.[test,lint,spark,storage]'
+	touch $@
+
+runtime: $(VENV)/.runtime ## virtualenv with the project and its runtime dependencies (what `make demo` needs)
+
+install: $(VENV)/.extras ## the same virtualenv with the test, lint, spark and storage extras too
 
 server/static/vendor/cytoscape.min.js: web/package.json web/package-lock.json web/copy-vendor.mjs
 	npm ci --prefix web --no-audit --no-fund --loglevel=error
@@ -28,10 +38,10 @@ chromium: ## Debian's Chromium, for the browser test of the network page
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	  else echo "install Debian's chromium package (sudo apt-get install chromium)"; exit 1; fi; }
 
-neo4j-start: install ## fetch (first time) and start the local Neo4j on NEO4J_URI's port
+neo4j-start: runtime ## fetch (first time) and start the local Neo4j on NEO4J_URI's port
 	$(BIN)/weft neo4j start
 
-neo4j-stop: install
+neo4j-stop: runtime
 	$(BIN)/weft neo4j stop
 
 demo: web neo4j-start ## local Neo4j + the bundled OpenAlex sample + the server with GraphiQL

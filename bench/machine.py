@@ -28,7 +28,7 @@ class Machine:
             f"- CPU: {self.cpu_model}, {self.nproc} cores available (`nproc`)",
             f"- Memory: {self.memory_gib:.1f} GiB",
             f"- Java: {self.java}",
-            f"- Neo4j: {self.neo4j} Community (project jars, neo4j/pom.xml)",
+            f"- Neo4j: {self.neo4j} Community (project jars, graph/neo4j-server/pom.xml)",
             f"- Python driver: neo4j {self.driver}; Python {self.python}",
             f"- Kernel: {self.kernel}",
         ]

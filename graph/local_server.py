@@ -1,8 +1,10 @@
 """The local Neo4j Community server: fetch it from Maven Central, configure, start, wait, stop.
 
-Each Bolt port gets its own instance folder (`.neo4j/instances/<port>`), so several test
-sessions can run side by side. The jars come from `neo4j/pom.xml` via Maven, once, into
-`.neo4j/lib`; servers starting at once (parallel test workers) take turns fetching them.
+Everything lives under WEFT_NEO4J_HOME (default: `.neo4j` in a source checkout, the user's data folder once
+installed from a wheel; graph/settings.py). Each Bolt port gets its own instance folder (`instances/<port>`),
+so several test sessions can run side by side. The jars come from `pom.xml` beside this module (package data,
+so it ships in the wheel) via Maven, once, into `lib/`; servers starting at once (parallel test workers) take
+turns fetching them.
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from weft.graph.errors import Unavailable
-from weft.graph.settings import PROJECT_ROOT, Settings
+from weft.graph.neo4j_browser import keep_browser_offline
+from weft.graph.settings import Settings
 
-POM = PROJECT_ROOT / "neo4j" / "pom.xml"
+# package data of weft.graph (pyproject.toml): read from the installed package, never from a checkout
+POM = Path(__file__).resolve().parent / "neo4j-server" / "pom.xml"
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
 ADMIN_HEAP_GIB = 2  # neo4j-admin's own heap (-Xmx)
@@ -100,9 +105,9 @@ def _refused(settings: Settings) -> CredentialsRefused:
 
 
 def fetch_jars(instance: Instance, quiet: bool = True, announce: Callable[[str], object] | None = None) -> None:
-    """Copy the server jars from Maven Central into .neo4j/lib (skipped when this pom's jars are there).
+    """Copy the server jars from Maven Central into <WEFT_NEO4J_HOME>/lib (skipped when this pom's jars are there).
 
-    The marker holds the pom's hash, so a jar added to neo4j/pom.xml is fetched on the next start.
+    The marker holds the pom's hash, so a jar added to the pom is fetched on the next start.
     Concurrent callers (other processes) wait on a lock file and find the jars fetched.
     """
     if jars_fetched(instance):
@@ -118,7 +123,7 @@ def fetch_jars(instance: Instance, quiet: bool = True, announce: Callable[[str],
 
 
 def jars_fetched(instance: Instance) -> bool:
-    """Whether .neo4j/lib holds the jars of this neo4j/pom.xml (its marker names the pom's hash)."""
+    """Whether <WEFT_NEO4J_HOME>/lib holds the jars of this pom (its marker names the pom's hash)."""
     marker = instance.lib / ".complete"
     return marker.exists() and marker.read_text().strip() == pom_digest()
 
@@ -147,13 +152,19 @@ def _fetch_with_maven(instance: Instance, wanted: str, quiet: bool) -> None:
 
 
 def pom_digest() -> str:
-    """A hash of neo4j/pom.xml: which set of jars .neo4j/lib holds."""
+    """A hash of the pom: which set of jars lib/ holds."""
     return hashlib.sha256(POM.read_bytes()).hexdigest()[:16]
 
 
 def browser_url(settings: Settings) -> str | None:
-    """Where Neo4j Browser answers for the local server (None when its HTTP connector is off)."""
-    return f"http://{settings.bolt_host}:{settings.http_port}/browser/" if settings.http_port else None
+    """Where Neo4j Browser answers for the local server, its connect form filled in: this server's Bolt URL and,
+    with auth off, no authentication, so Browser connects at once (with NEO4J_PASSWORD set, the user logs in;
+    a password never goes in a URL). None when the HTTP connector is off."""
+    if not settings.http_port:
+        return None
+    method = "NATIVE" if settings.neo4j_password else "NO_AUTH"
+    query = urlencode({"dbms": f"bolt://{settings.bolt_host}:{settings.bolt_port}", "preselectAuthMethod": method})
+    return f"http://{settings.bolt_host}:{settings.http_port}/browser/?{query}"
 
 
 def _http_lines(settings: Settings) -> list[str]:
@@ -187,7 +198,8 @@ def write_config(instance: Instance) -> None:
         f"server.memory.pagecache.size={s.neo4j_pagecache}",
         "dbms.memory.transaction.total.max=1g",
         "dbms.usage_report.enabled=false",
-        # Neo4j Browser: product-usage telemetry off (and with it the consent banner)
+        # Neo4j Browser: product-usage telemetry off (and with it the consent banner); graph/neo4j_browser.py
+        # removes its remote font import (Community declares no browser.allow_outgoing_connections)
         "client.allow_telemetry=false",
         "dbms.transaction.timeout=0s",
         "server.jvm.additional=-XX:+UseG1GC",
@@ -381,6 +393,7 @@ def start(settings: Settings, echo: Callable[[str], object] = print) -> str:
         fetch_jars(instance, announce=echo)
         write_config(instance)
         link_plugins(instance)
+        keep_browser_offline(instance.lib)
         _set_initial_password(instance)
         instance.log_file.parent.mkdir(parents=True, exist_ok=True)
         java = os.environ.get("JAVA_HOME")
@@ -482,9 +495,13 @@ def stop(settings: Settings, timeout_s: float = 60.0) -> str:
 
 
 def status(settings: Settings) -> str:
-    """One line: whether Bolt answers, and whether this project started the process."""
+    """One line: whether Bolt answers, and whether this project started the process (a server that answers
+    without a pid of ours was started by someone else; nothing answering and no pid means nothing runs)."""
     instance = Instance(settings)
     pid = read_pid(instance)
     answers = bolt_answers(settings)
-    owner = f"local instance pid {pid}" if pid else "not started by weft"
+    if pid:
+        owner = f"local instance pid {pid}"
+    else:
+        owner = "not started by weft" if answers else "not running"
     return f"{settings.neo4j_uri}: {'answers' if answers else 'does not answer'} ({owner})"

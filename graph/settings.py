@@ -8,7 +8,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
+import platformdirs
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def default_neo4j_home() -> Path:
+    """Where the local Neo4j's jars and instances go when WEFT_NEO4J_HOME is unset: `.neo4j` in a source
+    checkout (beside its pyproject.toml), else the user's data folder (an installed wheel's package folder
+    is no place for databases)."""
+    if (PROJECT_ROOT / "pyproject.toml").is_file():
+        return PROJECT_ROOT / ".neo4j"
+    return platformdirs.user_data_path("weft", appauthor=False) / "neo4j"
 
 
 def _int(name: str, default: int) -> int:
@@ -66,7 +77,7 @@ class Settings:
     neo4j_database: str = "neo4j"  # NEO4J_DATABASE
     query_timeout_s: float = 15.0  # WEFT_QUERY_TIMEOUT: transaction timeout on every API read
     load_batch_size: int = 20000  # WEFT_BATCH_SIZE: rows per write transaction (bench/RESULTS.md, eighteenth run)
-    neo4j_home: Path = field(default=PROJECT_ROOT / ".neo4j")  # WEFT_NEO4J_HOME: jars and instances
+    neo4j_home: Path = field(default_factory=default_neo4j_home)  # WEFT_NEO4J_HOME: jars and instances
     neo4j_heap: str = "1g"  # WEFT_NEO4J_HEAP
     neo4j_pagecache: str = "512m"  # WEFT_NEO4J_PAGECACHE
     neo4j_start_timeout_s: int = 120  # WEFT_NEO4J_START_TIMEOUT
@@ -175,7 +186,7 @@ def load_settings() -> Settings:
         neo4j_database=env.get("NEO4J_DATABASE", Settings.neo4j_database),
         query_timeout_s=_float("WEFT_QUERY_TIMEOUT", Settings.query_timeout_s),
         load_batch_size=_int("WEFT_BATCH_SIZE", Settings.load_batch_size),
-        neo4j_home=Path(env.get("WEFT_NEO4J_HOME", PROJECT_ROOT / ".neo4j")),
+        neo4j_home=Path(env["WEFT_NEO4J_HOME"]) if env.get("WEFT_NEO4J_HOME") else default_neo4j_home(),
         neo4j_heap=env.get("WEFT_NEO4J_HEAP", Settings.neo4j_heap),
         neo4j_pagecache=env.get("WEFT_NEO4J_PAGECACHE", Settings.neo4j_pagecache),
         neo4j_start_timeout_s=_int("WEFT_NEO4J_START_TIMEOUT", Settings.neo4j_start_timeout_s),

@@ -16,7 +16,9 @@ version (tests compare data versions only with the one they read before).
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import socket
 import threading
 from collections.abc import Iterator
@@ -40,9 +42,27 @@ os.environ.setdefault("WEFT_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1,[::1
 
 def free_port() -> int:
     """A loopback TCP port nothing listens on (bound once and released)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    return free_ports(1)[0]
+
+
+def free_ports(count: int) -> list[int]:
+    """`count` distinct loopback TCP ports nothing listens on (all bound at once, then released)."""
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(socket.socket()) for _ in range(count)]
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [int(s.getsockname()[1]) for s in sockets]
+
+
+def server_env(settings: Settings) -> dict[str, str]:
+    """The environment a `weft` command needs to act on `settings`' local server and no other: its Bolt URI
+    and its own HTTP port (a WEFT_NEO4J_HTTP_PORT set for the session's server must not be inherited)."""
+    return {
+        "NEO4J_URI": settings.neo4j_uri,
+        "WEFT_NEO4J_HTTP_PORT": str(settings.http_port),
+        "WEFT_NEO4J_HEAP": settings.neo4j_heap,
+        "WEFT_NEO4J_PAGECACHE": settings.neo4j_pagecache,
+    }
 
 
 def shared_path(*parts: str) -> Path:
@@ -123,11 +143,13 @@ def settings() -> Iterator[Settings]:
 
 @pytest.fixture(scope="module")
 def import_settings(settings: Settings) -> Iterator[Settings]:
-    """A second local instance (WEFT_IMPORT_TEST_PORT or the session port + 10) that `weft import` may
-    stop and replace; stopped at the end of the module."""
-    port = int(os.environ.get("WEFT_IMPORT_TEST_PORT") or settings.bolt_port + 10)
+    """A second local instance (Bolt on WEFT_IMPORT_TEST_PORT or a free port, HTTP on another free port) that
+    `weft import` may stop and replace; stopped and removed at the end of the module."""
+    bolt, http = free_ports(2)
+    port = int(os.environ.get("WEFT_IMPORT_TEST_PORT") or bolt)
     other = Settings(
         neo4j_uri=f"bolt://127.0.0.1:{port}",
+        neo4j_http_port=http,
         neo4j_user=settings.neo4j_user,
         neo4j_password=settings.neo4j_password,
         neo4j_home=settings.neo4j_home,
@@ -136,6 +158,7 @@ def import_settings(settings: Settings) -> Iterator[Settings]:
     )
     yield other
     local_server.stop(other)
+    shutil.rmtree(local_server.Instance(other).home, ignore_errors=True)
 
 
 SHARED_LOADS = ("openalex_graph", "all_sources_graph")

@@ -22,6 +22,7 @@ import pytest
 import s3fs
 
 from tests.conftest import free_port
+from weft.graph import local_server
 from weft.graph.settings import PROJECT_ROOT
 
 S3PROXY = ("org.gaul", "s3proxy", "2.6.0", "jar-with-dependencies")
@@ -41,7 +42,7 @@ def s3proxy_jar() -> Path:
         pytest.fail("Maven and Java are needed to fetch and run S3Proxy (the object storage tests' server)")
     coordinates = f"{group}:{artifact}:{version}:jar:{classifier}"
     cmd = ["mvn", "-B", "-q", "dependency:copy", f"-Dartifact={coordinates}", f"-DoutputDirectory={JAR_DIR}"]
-    result = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=PROJECT_ROOT / "neo4j")
+    result = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=local_server.POM.parent)
     if result.returncode != 0 or not jar.exists():
         pytest.fail(f"fetching {coordinates} failed:\n{result.stdout[-2000:]}{result.stderr[-2000:]}")
     return jar

@@ -1,7 +1,8 @@
 // Drives Neo4j Browser (served by the local Neo4j's HTTP connector) in Debian's headless Chromium
-// (playwright-core, no downloaded browser): waits until it is connected to the Bolt URL, logging in first
-// when NEO4J_PASSWORD is set, types QUERY into the editor, runs it, waits for the result table, saves a
-// screenshot and prints one JSON object with what it saw.
+// (playwright-core, no downloaded browser): opens BROWSER_URL as `weft neo4j start` prints it, waits until
+// it is connected to the Bolt URL (by itself when auth is off; logging in first when NEO4J_PASSWORD is set),
+// types QUERY into the editor, runs it, waits for the result table, saves a screenshot and prints one JSON
+// object with what it saw, including every request to a host other than the loopback address (`external`).
 // Usage: node check-neo4j-browser.mjs BROWSER_URL BOLT_URL QUERY SCREENSHOT  (env NEO4J_USER, NEO4J_PASSWORD)
 import { launchChromium, watchPage } from "./chromium.mjs";
 
@@ -19,10 +20,7 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   watchPage(page, report);
 
-  const url = new URL(browserUrl);
-  url.searchParams.set("dbms", boltUrl);
-  url.searchParams.set("preselectAuthMethod", password ? "NATIVE" : "NO_AUTH");
-  await page.goto(url.toString(), { waitUntil: "load" });
+  await page.goto(browserUrl, { waitUntil: "load" });
   report.title = await page.title();
 
   if (password) {
@@ -52,4 +50,6 @@ try {
 } finally {
   await browser.close();
 }
+const loopback = new Set(["127.0.0.1", "localhost", "[::1]"]);
+report.external = report.requests.filter((u) => /^(https?|wss?):/.test(u) && !loopback.has(new URL(u).hostname));
 console.log(JSON.stringify(report));

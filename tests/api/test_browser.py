@@ -72,7 +72,7 @@ def run_browser(settings: Settings, screenshot: Path) -> dict:
 
 def test_neo4j_browser_connects_and_counts_what_weft_counts(graph: Driver, settings: Settings) -> None:
     url = browser_url(settings)
-    assert url == f"http://{settings.bolt_host}:{settings.http_port}/browser/"
+    assert url and url.startswith(f"http://{settings.bolt_host}:{settings.http_port}/browser/?")
     page = httpx.get(url, timeout=30)
     assert page.status_code == 200 and "<title>Neo4j Browser</title>" in page.text
     discovery = httpx.get(f"http://{settings.bolt_host}:{settings.http_port}/", timeout=30).json()
@@ -87,7 +87,11 @@ def test_neo4j_browser_connects_and_counts_what_weft_counts(graph: Driver, setti
     report = run_browser(settings, screenshot)
 
     assert report["pageErrors"] == []
+    # issue 48 item 16: the printed URL connects without a form to fill (auth off), and the page asks nothing
+    # of any host but this machine (no telemetry, no remote fonts or feeds)
     assert report["connected"] is True
+    assert report["external"] == []
+    assert any(u.startswith(f"http://{settings.bolt_host}:{settings.http_port}/browser/") for u in report["requests"])
     assert report["title"].endswith("Neo4j Browser")
     frame = report["frame"]
     assert frame["command"] == QUERY
@@ -105,9 +109,14 @@ def test_the_local_config_serves_the_browser_on_loopback_only(tmp_path: Path) ->
     assert "server.https.enabled=false" in conf
     assert "client.allow_telemetry=false" in conf
     assert "dbms.security.procedures.unrestricted=gds.*" in conf
-    assert local_server.browser_url(settings) == "http://127.0.0.1:7704/browser/"
+    # the connect form comes filled in: this Bolt URL, and no authentication while auth is off
+    url = "http://127.0.0.1:7704/browser/?dbms=bolt%3A%2F%2F127.0.0.1%3A7700&preselectAuthMethod=NO_AUTH"
+    assert local_server.browser_url(settings) == url
+    secured = Settings(neo4j_uri="bolt://127.0.0.1:7700", neo4j_home=tmp_path, neo4j_password="a-long-one")
+    assert local_server.browser_url(secured) == url.replace("NO_AUTH", "NATIVE")
+    assert "a-long-one" not in (local_server.browser_url(secured) or "")
     # `weft neo4j start` ends its status line with the URL
-    assert local_server._browser_note(settings) == "; Neo4j Browser at http://127.0.0.1:7704/browser/"
+    assert local_server._browser_note(settings) == f"; Neo4j Browser at {url}"
     off = Settings(neo4j_uri="bolt://127.0.0.1:7700", neo4j_home=tmp_path, neo4j_http_port=0)
     local_server.write_config(local_server.Instance(off))
     assert "server.http.enabled=false" in (instance.conf_dir / "neo4j.conf").read_text().splitlines()

@@ -3,7 +3,7 @@ graph as the online loader.
 
 The online side is the session's server with every shared file loaded (`all_sources_graph`: OpenAlex,
 Semantic Scholar and arXiv, auto-detected). The import replaces a whole database and stops its server,
-so the import side is a second local instance on WEFT_IMPORT_TEST_PORT (default: the session port + 10),
+so the import side is a second local instance on WEFT_IMPORT_TEST_PORT (default: a free port),
 started here and stopped at the end of the module. One build of the same files is imported there.
 """
 
@@ -19,7 +19,7 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from tests.conftest import shared_path
+from tests.conftest import server_env, shared_path
 from weft.graph.bulk_import import ImportSummary, import_built
 from weft.graph.driver import open_driver
 from weft.graph.errors import InvalidInput
@@ -268,7 +268,8 @@ def test_import_into_a_remote_server_is_refused(build_dir: Path) -> None:
 def test_cli_asks_before_replacing_the_database(
     build_dir: Path, monkeypatch: pytest.MonkeyPatch, import_settings: Settings, import_driver: Driver
 ) -> None:
-    monkeypatch.setenv("NEO4J_URI", import_settings.neo4j_uri)
+    for name, value in server_env(import_settings).items():
+        monkeypatch.setenv(name, value)
     before = counts(import_driver, import_settings.neo4j_database)
     result = CliRunner().invoke(app, ["import", str(build_dir)], input="n\n")
     assert result.exit_code == 1

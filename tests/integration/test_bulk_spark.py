@@ -23,7 +23,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from tests.conftest import shared_path
+from tests.conftest import server_env, shared_path
 from tests.integration.test_bulk_path import graph_snapshot
 from tests.integration.test_cross_source import LLAMA_ARXIV, derived_llama_arxiv_line
 from tests.object_store import ObjectStore, running_object_store
@@ -161,9 +161,7 @@ def test_the_spark_build_imports_from_the_bucket(
     node and relationship the DuckDB build counted. With its files equal to the DuckDB build's row for row
     (above), that is the graph test_bulk_path.py's import of a DuckDB build compares with the online
     loader's (a second import here, of the DuckDB files, cost 25 s and could only repeat that)."""
-    result = CliRunner().invoke(
-        app, ["import", str(spark_build.out), "--yes"], env={"NEO4J_URI": import_settings.neo4j_uri}
-    )
+    result = CliRunner().invoke(app, ["import", str(spark_build.out), "--yes"], env=server_env(import_settings))
     assert result.exit_code == 0, result.output
     from_spark = _imported_graph(import_settings)
     assert from_spark["counts"] == duckdb_build.counts

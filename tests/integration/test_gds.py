@@ -17,9 +17,10 @@ from neo4j import Driver
 from typer.testing import CliRunner
 
 from tests.conftest import ANALYTICS_SCORES_REMOVED, restoring
+from weft.graph import local_server
 from weft.graph.analytics.gds import gds_version
 from weft.graph.network_scores import AUTO_GDS_MIN_TIES, choose_engine
-from weft.graph.settings import PROJECT_ROOT, Settings
+from weft.graph.settings import Settings
 from weft.server.cli import app as cli_app
 
 SCORES = ("page_rank", "community", "component", "degree_centrality", "betweenness")
@@ -40,7 +41,7 @@ def shared_load(openalex_graph: Driver, settings: Settings) -> Iterator[Driver]:
 
 
 def pom_gds_version() -> str:
-    found = re.search(r"<gds.version>(.+?)</gds.version>", (PROJECT_ROOT / "neo4j" / "pom.xml").read_text())
+    found = re.search(r"<gds.version>(.+?)</gds.version>", local_server.POM.read_text())
     assert found
     return found.group(1)
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import time
+from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from neo4j import GraphDatabase
@@ -13,7 +16,7 @@ from neo4j.exceptions import AuthError
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from tests.conftest import free_port
+from tests.conftest import free_ports, server_env
 from weft.graph import local_server
 from weft.graph.settings import Settings, load_settings
 from weft.server.app import create_app
@@ -28,27 +31,28 @@ def _port_open(port: int) -> bool:
 
 
 @pytest.fixture
-def scratch_settings() -> Settings:
-    """Settings for a throwaway instance on a free port, with a small heap."""
+def scratch_settings() -> Iterator[Settings]:
+    """Settings for a throwaway instance on free Bolt and HTTP ports (never WEFT_NEO4J_HTTP_PORT's, which may be
+    the session server's), with a small heap; its folder is removed after (a free port is new each run)."""
     base = load_settings()
-    return replace(
+    bolt, http = free_ports(2)
+    scratch = replace(
         base,
-        neo4j_uri=f"bolt://127.0.0.1:{free_port()}",
+        neo4j_uri=f"bolt://127.0.0.1:{bolt}",
+        neo4j_http_port=http,
         neo4j_password="weft-test-password",
         neo4j_heap="512m",
         neo4j_pagecache="64m",
     )
+    yield scratch
+    local_server.stop(scratch)
+    shutil.rmtree(local_server.Instance(scratch).home, ignore_errors=True)
 
 
 def test_start_status_restart_and_stop_leave_nothing_behind(scratch_settings: Settings) -> None:
     instance = local_server.Instance(scratch_settings)
     try:
-        env = {
-            "NEO4J_URI": scratch_settings.neo4j_uri,
-            "NEO4J_PASSWORD": scratch_settings.neo4j_password,
-            "WEFT_NEO4J_HEAP": scratch_settings.neo4j_heap,
-            "WEFT_NEO4J_PAGECACHE": scratch_settings.neo4j_pagecache,
-        }
+        env = {**server_env(scratch_settings), "NEO4J_PASSWORD": scratch_settings.neo4j_password}
         started = CliRunner().invoke(app, ["neo4j", "start"], env=env)
         assert started.exit_code == 0, started.output
         assert f"Neo4j started at {scratch_settings.neo4j_uri}" in started.output
@@ -87,9 +91,7 @@ def test_start_status_restart_and_stop_leave_nothing_behind(scratch_settings: Se
         wrong = replace(scratch_settings, neo4j_password="wrong-password")
         with pytest.raises(local_server.CredentialsRefused, match="refuses the credentials"):
             local_server.start(wrong, echo=lambda _m: None)
-        result = CliRunner().invoke(
-            app, ["neo4j", "start"], env={"NEO4J_URI": scratch_settings.neo4j_uri, "NEO4J_PASSWORD": "wrong-password"}
-        )
+        result = CliRunner().invoke(app, ["neo4j", "start"], env={**env, "NEO4J_PASSWORD": "wrong-password"})
         assert result.exit_code == 1 and "UNAUTHENTICATED" in result.output, result.output
         assert "left running" in result.output
         # issue 48: the API reports refused credentials as the database being unavailable, not as bad input
@@ -110,10 +112,18 @@ def test_start_status_restart_and_stop_leave_nothing_behind(scratch_settings: Se
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
     assert not _port_open(scratch_settings.bolt_port)
-    assert "does not answer" in local_server.status(scratch_settings)
+    # issue 48 item 16: after a stop, nothing runs; it is not a server someone else started
+    assert local_server.status(scratch_settings) == f"{scratch_settings.neo4j_uri}: does not answer (not running)"
     assert local_server.stop(scratch_settings).startswith("no local Neo4j running")
 
 
 def test_only_a_local_uri_is_started() -> None:
     assert local_server.is_local(replace(load_settings(), neo4j_uri="bolt://localhost:7700"))
     assert not local_server.is_local(replace(load_settings(), neo4j_uri="neo4j://db.example.org:7687"))
+
+
+def test_status_of_a_port_where_nothing_runs_says_so(tmp_path: Path) -> None:
+    """Issue 48 item 16: right after a stop (no pid file, nothing answering), nothing runs; the line does not
+    blame someone else's server."""
+    idle = replace(load_settings(), neo4j_uri=f"bolt://127.0.0.1:{free_ports(1)[0]}", neo4j_home=tmp_path)
+    assert local_server.status(idle) == f"{idle.neo4j_uri}: does not answer (not running)"

@@ -3,10 +3,10 @@
 Neo4j Community dumps only an offline database and cannot take one offline while its server runs, so the
 dump does not come from the session's server (stopping it would pull it from under the other modules, or
 from under whoever runs it when NEO4J_URI is theirs). As tests/integration/test_bulk_path.py does for its
-import, a primary of this module's own is started on WEFT_REPLICA_TEST_PORTS' first port (default 7973),
+import, a primary of this module's own is started on WEFT_REPLICA_TEST_PORTS' first port (default: free ports),
 loaded with the bundled OpenAlex slice (demo/data/openalex, itself a slice of the shared data) and asked
 the API's questions; `weft replicas dump` stops it and dumps it; `weft replicas start` loads the one dump
-into read-only servers on the other ports (default 7971 and 7972). Everything is stopped and removed at
+into read-only servers on the other ports. Everything is stopped and removed at
 the end of the module.
 """
 
@@ -26,6 +26,7 @@ from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from tests.api.test_ready import health_app
+from tests.conftest import free_ports
 from weft.graph import local_server
 from weft.graph.driver import open_driver
 from weft.graph.settings import PROJECT_ROOT, Settings, load_settings
@@ -34,7 +35,12 @@ from weft.server.app import create_app
 from weft.server.cli import app as cli
 from weft.server.cli import replicas as replicas_cli
 
-PORTS = [int(p) for p in os.environ.get("WEFT_REPLICA_TEST_PORTS", "7973,7971,7972").split(",")]
+# the primary's and the replicas' Bolt ports: WEFT_REPLICA_TEST_PORTS, else three free ports (none has HTTP)
+PORTS = (
+    [int(p) for p in os.environ["WEFT_REPLICA_TEST_PORTS"].split(",")]
+    if os.environ.get("WEFT_REPLICA_TEST_PORTS")
+    else free_ports(3)
+)
 PRIMARY_PORT, REPLICA_PORTS = PORTS[0], PORTS[1:]
 SLICE = PROJECT_ROOT / "demo" / "data" / "openalex"
 
@@ -62,10 +68,15 @@ QUERIES: dict[str, str] = {
 }
 
 
+# Bounds a hang only (two replicas plan at once on a busy machine); never a speed check.
+HANG_S = 300.0
+
+
 def answers(settings: Settings) -> dict[str, Any]:
     """Every query of QUERIES through the app (response cache off) on `settings`' server."""
     found: dict[str, Any] = {}
-    with TestClient(create_app(dataclasses.replace(settings, response_cache_mb=0))) as http:
+    unhurried = dataclasses.replace(settings, response_cache_mb=0, request_deadline_s=HANG_S, query_timeout_s=HANG_S)
+    with TestClient(create_app(unhurried)) as http:
         for name, query in QUERIES.items():
             response = http.post("/graphql", json={"query": query})
             assert response.status_code == 200, response.text

@@ -43,3 +43,16 @@ def test_compose_api_waits_for_a_healthy_database_and_the_loader() -> None:
         env = services[service]["environment"]
         assert env["NEO4J_URI"] == "bolt://neo4j:7687"
         assert set(env) >= {"NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE"}
+
+
+def test_compose_loader_embeds_once_and_never_restarts() -> None:
+    """Issue 48 item 16: the sample is loaded with its sentence vectors (semantic search works in compose too),
+    by a one-shot service whose command skips the load when the graph already holds papers
+    (tests/integration/test_compose_loader.py runs that command)."""
+    loader = yaml.safe_load((PROJECT_ROOT / "docker-compose.yml").read_text())["services"]["loader"]
+    shell, flag, script = loader["command"]
+    assert (shell, flag) == ("sh", "-c")
+    assert "weft load openalex demo/data/openalex --embed" in script
+    assert 'if python -c "$$LOADED"; then' in script  # compose turns $$ into the shell's $
+    assert "from weft.graph.migrate import counts" in loader["environment"]["LOADED"]
+    assert loader["restart"] == "no"
