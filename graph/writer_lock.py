@@ -28,7 +28,7 @@ from typing import Any
 
 from neo4j import Driver
 
-from weft.graph.driver import translated_errors
+from weft.graph.driver import check_connectivity, translated_errors
 from weft.graph.errors import WriterBusy, WriterLockLost
 from weft.graph.settings import Settings
 from weft.queries import writer_lock as q
@@ -265,6 +265,7 @@ def acquire(
     """Take the lock (heartbeat started), waiting up to `wait` seconds (None: not at all) while another
     writer holds it; raises WriterBusy naming the holder when it stays busy. `reopen`, when given, opens a
     new driver to the same database: the release falls back on it."""
+    check_connectivity(driver, "taking the writer lock")  # a dead database fails now, not after the retries
     token = uuid.uuid4().hex
     began = time.monotonic()
     said: tuple[Holder | None, float] = (None, 0.0)

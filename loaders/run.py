@@ -81,8 +81,12 @@ def load_paths(
     progress: Progress | None = None,
     rejects_path: Path | str | None = None,
     limits: PairLimits = DEFAULT_LIMITS,
+    planned: list[tuple[DataPath, FileFormat]] | None = None,
 ) -> LoadSummary:
     """Load every file under `paths` (folders recursively) and recompute derived data.
+
+    `planned`, when given, is `plan(paths, source)` already made (the CLI checks the files before it takes the
+    writer lock, so bad input is refused without a database).
 
     batch_size counts rows (nodes + relationships) per write transaction. Bad lines/records are
     reported in `summary.rejects` (and as JSON Lines in `rejects_path`), never fatal. `limits` are the
@@ -96,7 +100,8 @@ def load_paths(
     if batch_size < 1:
         raise InvalidInput("batch size must be at least 1", "batch_size")
     started = time.perf_counter()
-    planned = plan(paths, source)
+    if planned is None:
+        planned = plan(paths, source)
     check_connectivity(driver)
     migrate(driver, database, recheck=False, top_ties=limits.top_ties)
     load = _Load(GraphWriter(driver, database, limits), batch_size, progress)

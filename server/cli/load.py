@@ -59,11 +59,13 @@ def run_load(
     """Load, print the per-file summary and the rejects; exit 1 on a dead database, 2 on bad input, 3 when
     some file could not be read in full (`exit_if_unread`)."""
     from weft.loaders.derived import PairLimits
+    from weft.loaders.detect import plan
     from weft.loaders.run import load_paths
 
     settings = load_settings()
     bar = LoadProgress()
     try:
+        planned = plan(paths, source)  # bad input is refused before the database is asked for its lock
         with open_driver(settings) as driver, writing(driver, settings, f"load {source}", wait), bar:
             summary = load_paths(
                 driver,
@@ -74,6 +76,7 @@ def run_load(
                 progress=None if quiet else bar,
                 rejects_path=rejects,
                 limits=PairLimits.of(settings),
+                planned=planned,
             )
     except WeftError as exc:
         raise fail(exc) from exc

@@ -18,7 +18,7 @@ import pytest
 from neo4j import Driver
 from typer.testing import CliRunner
 
-from tests.conftest import shared_path
+from tests.conftest import DEMO_DATA, shared_path
 from tests.integration.test_load_arxiv import graph_state
 from weft.graph import local_server
 from weft.graph.bulk_import import _lock_before_stop  # pyright: ignore[reportPrivateUsage]
@@ -214,7 +214,7 @@ def test_the_heartbeat_keeps_a_short_lease_alive(driver: Driver, settings: Setti
         ["reset", "--yes"],
         ["embed"],
         ["analytics", "--engine", "networkx"],
-        ["load", "auto", "README.md"],
+        ["load", "auto", str(DEMO_DATA / "openalex" / "institutions")],
         ["sync", "openalex", "README.md"],
     ],
     ids=lambda args: args[0],
