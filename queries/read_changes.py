@@ -28,14 +28,16 @@ ORDER BY c.seq DESC LIMIT $limit
 """
 
 # The newest deletion logged for any of the internal ids `$ids` or source ids `$source_ids` (the `change_id`
-# and `change_source_id` indexes find them): a tombstone. At most one row {seq, at, id, source_id}.
+# and `change_source_id` indexes find them) whose node is really gone (a deleted record that another source
+# still states leaves its node): a tombstone. At most one row {seq, at, source, id, source_id}.
 DELETION_OF: LiteralString = """
 CALL () {
   UNWIND $ids AS k MATCH (c:Change {id: k}) RETURN c
   UNION
   UNWIND $source_ids AS k MATCH (c:Change {source_id: k}) RETURN c
 }
-WITH c WHERE c.kind = 'deleted'
-RETURN c.seq AS seq, c.at AS at, c.id AS id, c.source_id AS source_id
+WITH c WHERE c.kind = 'deleted' AND NOT EXISTS { MATCH (:Paper {id: c.id}) }
+  AND NOT EXISTS { MATCH (:Researcher {id: c.id}) } AND NOT EXISTS { MATCH (:Institution {id: c.id}) }
+RETURN c.seq AS seq, c.at AS at, c.source AS source, c.id AS id, c.source_id AS source_id
 ORDER BY c.seq DESC LIMIT 1
 """

@@ -121,3 +121,23 @@ def test_bad_arguments_are_coded_errors(api: GraphQLClient) -> None:
         assert _code(api, {"first": 5, "after": after}) == "BAD_USER_INPUT", after
     assert _code(api, {"first": 101}) == "BAD_USER_INPUT"
     assert _code(api, {"first": 5, "since": "last tuesday"}) == "BAD_USER_INPUT"
+
+
+def test_a_deleted_work_answers_410_gone_and_an_unknown_one_404(api: GraphQLClient, log: list[dict[str, Any]]) -> None:
+    work = CHANGES["deleted_work"]
+    deletion = next(c for c in log if c["kind"] == "deleted" and c["source_id"] == work)
+    for path in (
+        f"/papers/{work}",
+        f"/papers/{work}-old-title-words",
+        f"/papers/{work.lower()}",
+        f"/papers/{deletion['id']}",
+    ):
+        page = api.http.get(path, follow_redirects=False)
+        assert page.status_code == 410, path
+        assert page.headers["content-type"].startswith("text/html")
+        assert "<h1>Gone</h1>" in page.text and work in page.text, path
+    assert api.data("query($id: String!) { paper(id: $id) { id } }", {"id": work}) == {"paper": None}
+    for unknown in ("/papers/W1", "/papers/W99999999999", "/researchers/A1", "/institutions/I1"):
+        assert api.http.get(unknown, follow_redirects=False).status_code == 404, unknown
+    survivor = api.http.get(f"/papers/{CHANGES['retitled']}", follow_redirects=True)
+    assert survivor.status_code == 200
