@@ -13,6 +13,14 @@ from weft.queries import read_changes as q
 
 Row = dict[str, Any]
 
+ENTITY_LABELS: dict[str, str] = {
+    "works": "Paper",
+    "papers": "Paper",
+    "authors": "Researcher",
+    "institutions": "Institution",
+}
+"""The node label of each entity name the sources' change logs use (OpenAlex's `works`, Semantic Scholar's `papers`)."""
+
 
 @dataclass(frozen=True)
 class ChangePage:

@@ -7,6 +7,7 @@ from typing import Any
 
 import strawberry
 
+from weft.graph.reads.changes import ENTITY_LABELS
 from weft.schema.context import Info
 from weft.schema.support.enums import ChangeEntity, ChangeKind
 from weft.schema.types.entity import Entity
@@ -14,12 +15,11 @@ from weft.schema.types.institution import Institution
 from weft.schema.types.paper import Paper
 from weft.schema.types.researcher import Researcher
 
+_LABELS = {ChangeEntity.PAPER: "Paper", ChangeEntity.RESEARCHER: "Researcher", ChangeEntity.INSTITUTION: "Institution"}
 LOG_ENTITIES: dict[ChangeEntity, list[str]] = {
-    ChangeEntity.PAPER: ["works", "papers"],
-    ChangeEntity.RESEARCHER: ["authors"],
-    ChangeEntity.INSTITUTION: ["institutions"],
+    entity: [name for name, label in ENTITY_LABELS.items() if label == _LABELS[entity]] for entity in ChangeEntity
 }
-"""The entity names the sources' logs use for each kind of node (OpenAlex's `works`, Semantic Scholar's `papers`)."""
+"""The entity names the change log uses for each kind of node."""
 _ENTITY_OF_LOG = {name: entity for entity, names in LOG_ENTITIES.items() for name in names}
 
 

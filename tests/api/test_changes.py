@@ -8,6 +8,7 @@ import base64
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from neo4j import Driver
@@ -141,3 +142,25 @@ def test_a_deleted_work_answers_410_gone_and_an_unknown_one_404(api: GraphQLClie
         assert api.http.get(unknown, follow_redirects=False).status_code == 404, unknown
     survivor = api.http.get(f"/papers/{CHANGES['retitled']}", follow_redirects=True)
     assert survivor.status_code == 200
+
+
+def test_the_changes_feed_lists_the_newest_first_each_linking_its_page(
+    api: GraphQLClient, log: list[dict[str, Any]], settings: Settings
+) -> None:
+    feed = api.http.get("/feeds/changes.xml")
+    assert feed.status_code == 200 and feed.headers["content-type"].startswith("application/rss+xml")
+    items = ElementTree.fromstring(feed.content).findall("./channel/item")
+    newest = sorted(log, key=lambda c: c["seq"], reverse=True)[:30]
+    assert [int(i.findtext("guid", "").rsplit("-", 1)[1]) for i in items] == [c["seq"] for c in newest]
+    base = settings.base_url
+    links = {int(i.findtext("guid", "").rsplit("-", 1)[1]): i.findtext("link", "") for i in items}
+    assert all(link.startswith(base + "/") and link.startswith(("http://", "https://")) for link in links.values())
+    deleted = {c["id"] for c in log if c["kind"] == "deleted"}
+    assert any(c["id"] in deleted for c in newest)
+    for change in newest:  # a deleted node's old page answers 410, every other page (a merged one: its survivor's) 200
+        path = links[change["seq"]][len(base) :]
+        status = api.http.get(path, follow_redirects=True).status_code
+        gone = change["kind"] != "merged" and change["id"] in deleted
+        assert status == (410 if gone else 200), (change, path)
+    for page in ("/developers", "/llms.txt"):
+        assert "/feeds/changes.xml" in api.http.get(page).text, page
