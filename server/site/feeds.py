@@ -136,7 +136,7 @@ def _change_item(change: dict[str, Any], nodes: dict[str, dict[str, Any]]) -> tu
     label = ENTITY_LABELS.get(change.get("entity") or "", "")
     noun = label.lower() or str(change.get("entity") or "record")
     kind = str(change.get("kind") or "")
-    node = nodes.get(change.get("into") if kind == "merged" else change.get("id"))
+    node = nodes.get(str(change.get("into") if kind == "merged" else change.get("id")))
     if node is None:
         section = _SECTIONS.get(label)
         key = quote(str(change.get("id") or change.get("source_id") or ""), safe="")
