@@ -49,8 +49,12 @@ INDEXES: tuple[LiteralString, ...] = (
     "CREATE INDEX researcher_name_key IF NOT EXISTS FOR (n:Researcher) ON (n.name_key)",
     "CREATE INDEX researcher_page_rank IF NOT EXISTS FOR (n:Researcher) ON (n.page_rank)",
     "CREATE INDEX institution_name_key IF NOT EXISTS FOR (n:Institution) ON (n.name_key)",
-    # Ref key properties: a paper arriving late finds the references that name it (CITES).
+    # The change log, paged by `seq` (the `changes` connection).
     "CREATE INDEX change_seq IF NOT EXISTS FOR (n:Change) ON (n.seq)",
+    # The site answers 410 Gone for a page whose node a sync deleted: its deletion found by either id.
+    "CREATE INDEX change_id IF NOT EXISTS FOR (n:Change) ON (n.id)",
+    "CREATE INDEX change_source_id IF NOT EXISTS FOR (n:Change) ON (n.source_id)",
+    # Ref key properties: a paper arriving late finds the references that name it (CITES).
     "CREATE INDEX ref_doi IF NOT EXISTS FOR (n:Ref) ON (n.doi)",
     "CREATE INDEX ref_arxiv IF NOT EXISTS FOR (n:Ref) ON (n.arxiv_id)",
     "CREATE INDEX ref_openalex IF NOT EXISTS FOR (n:Ref) ON (n.openalex_id)",

@@ -8,6 +8,7 @@ import strawberry
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
+from weft.schema.roots.changes import ChangeQuery
 from weft.schema.roots.institutions import InstitutionQuery
 from weft.schema.roots.networks import NetworkQuery
 from weft.schema.roots.papers import PaperQuery
@@ -20,8 +21,10 @@ from weft.schema.support.execution import FlatListExecutor
 from weft.schema.support.limits import PreparedDocuments
 
 
-@strawberry.type(description="Papers, researchers, institutions, rankings, search and collaboration networks.")
-class Query(ServiceQuery, PaperQuery, ResearcherQuery, InstitutionQuery, SearchQuery, NetworkQuery):
+@strawberry.type(
+    description="Papers, researchers, institutions, rankings, search, collaboration networks and the change log."
+)
+class Query(ServiceQuery, PaperQuery, ResearcherQuery, InstitutionQuery, SearchQuery, NetworkQuery, ChangeQuery):
     """Each area's root fields, merged."""
 
 

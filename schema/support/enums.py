@@ -40,3 +40,20 @@ class RankBy(Enum):
     CENTRALITY = strawberry.enum_value(
         "CENTRALITY", description="Number of co-authors in the whole graph (a centrality the database can rank by)."
     )
+
+
+@strawberry.enum(description="What kind of node a logged change is about.")
+class ChangeEntity(Enum):
+    PAPER = strawberry.enum_value("PAPER", description="A paper (an OpenAlex work).")
+    RESEARCHER = strawberry.enum_value("RESEARCHER", description="A researcher (an OpenAlex author).")
+    INSTITUTION = strawberry.enum_value("INSTITUTION", description="An institution.")
+
+
+@strawberry.enum(description="What a sync did to a node.")
+class ChangeKind(Enum):
+    NEW = strawberry.enum_value("NEW", description="The source sent a record the graph did not hold.")
+    UPDATED = strawberry.enum_value("UPDATED", description="The source's newer record replaced what it said.")
+    MERGED = strawberry.enum_value("MERGED", description="The source merged the id into another (`into`).")
+    DELETED = strawberry.enum_value(
+        "DELETED", description="The source withdrew the record: what only it stated is gone."
+    )

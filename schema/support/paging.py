@@ -22,6 +22,7 @@ MAX_FIRST = 100
 DEFAULT_FIRST = 20
 _CURSOR_PREFIX = "weft:v1:"
 _KEY_PREFIX = "weft:v2:"
+_SEQ_PREFIX = "weft:change:"
 # Cursors are ours and short; anything longer, or a position or rank past these, is not one of ours
 # (a huge number would overflow Neo4j's 64-bit integers: issue 11).
 MAX_CURSOR_CHARS = 512
@@ -49,6 +50,24 @@ def decode_cursor(cursor: str, argument: str = "after") -> int:
     if not text.startswith(_CURSOR_PREFIX) or not _POSITION.fullmatch(position) or int(position) > MAX_OFFSET:
         raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument)
     return int(position)
+
+
+def encode_seq_cursor(seq: int) -> str:
+    """The opaque cursor of change number `seq` in the change log (the log pages by number, not position).
+
+    >>> decode_seq_cursor(encode_seq_cursor(7))
+    7
+    """
+    return base64.urlsafe_b64encode(f"{_SEQ_PREFIX}{seq}".encode()).decode("ascii")
+
+
+def decode_seq_cursor(cursor: str, argument: str = "after") -> int:
+    """The change number a change-log cursor stands for; InvalidInput naming `argument` if it is not one."""
+    text = _decoded(cursor, argument)
+    number = text[len(_SEQ_PREFIX) :]
+    if not text.startswith(_SEQ_PREFIX) or not re.fullmatch(r"[0-9]{1,15}", number) or int(number) > MAX_RANK:
+        raise InvalidInput(f"`{argument}` is not a valid cursor", argument=argument)
+    return int(number)
 
 
 def encode_key_cursor(sort: str, key: SortKey) -> str:

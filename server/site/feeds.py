@@ -1,4 +1,5 @@
-"""RSS 2.0 feeds of the newest papers (feedgen): overall, per researcher, per institution, per category.
+"""RSS 2.0 feeds (feedgen) of the newest papers: overall, per researcher, per institution, per category; and of
+the newest changes syncs made (`/feeds/changes.xml`, from the change log).
 
 Each is the first page of the same paper list the API's `papers(sort: NEWEST)` reads. A feed's channel
 links to the entity's HTML page (and to itself as atom:link rel=self); its lastBuildDate is its newest
@@ -15,13 +16,14 @@ from feedgen.feed import FeedGenerator
 from starlette.requests import Request
 from starlette.responses import Response
 
-from weft.graph.reads.institutions import find_institution
-from weft.graph.reads.papers import PaperFilter, category_lookups, paper_page
+from weft.graph.reads.changes import ENTITY_LABELS, newest_changes
+from weft.graph.reads.institutions import find_institution, institutions_by_ids
+from weft.graph.reads.papers import PaperFilter, category_lookups, paper_page, papers_by_ids
 from weft.graph.reads.reader import GraphReader
-from weft.graph.reads.researchers import find_researcher
+from weft.graph.reads.researchers import find_researcher, researchers_by_ids
 from weft.graph.reads.site import category_names
 from weft.server.site import urls
-from weft.server.site.render import finish, not_found, reader_of, site_base
+from weft.server.site.render import finish, not_found, paper_title, reader_of, site_base
 
 ITEMS = 30
 RSS = "application/rss+xml; charset=utf-8"
@@ -108,3 +110,67 @@ async def category_feed(request: Request) -> Response:
     rows = await _newest(reader, PaperFilter(categories=ids))
     name = " / ".join(await category_names(reader, ids)) or key
     return render(request, name, "/search?q=" + quote(name), urls.category_feed_path(key), rows)
+
+
+_CHANGE_WORDS = {"new": "New", "updated": "Updated", "merged": "Merged", "deleted": "Deleted"}
+_SECTIONS = {"Paper": "papers", "Researcher": "researchers", "Institution": "institutions"}
+
+
+async def _current_nodes(reader: GraphReader, changes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The nodes the changes are about as they are now (a merge's survivor), by internal id, read in one query
+    per label."""
+    wanted: dict[str, list[str]] = {}
+    for c in changes:
+        target = c.get("into") if c.get("kind") == "merged" else c.get("id")
+        if target and (label := ENTITY_LABELS.get(c.get("entity") or "")):
+            wanted.setdefault(label, []).append(target)
+    found: dict[str, dict[str, Any]] = {}
+    for label, ids in wanted.items():
+        by_ids = {"Paper": papers_by_ids, "Researcher": researchers_by_ids, "Institution": institutions_by_ids}[label]
+        found.update(await by_ids(reader, list(dict.fromkeys(ids))))
+    return found
+
+
+def _change_item(change: dict[str, Any], nodes: dict[str, dict[str, Any]]) -> tuple[str, str]:
+    """A change's item title and site path: the node's page as it is now, else the old page (answering 410)."""
+    label = ENTITY_LABELS.get(change.get("entity") or "", "")
+    noun = label.lower() or str(change.get("entity") or "record")
+    kind = str(change.get("kind") or "")
+    node = nodes.get(str(change.get("into") if kind == "merged" else change.get("id")))
+    if node is None:
+        section = _SECTIONS.get(label)
+        key = quote(str(change.get("id") or change.get("source_id") or ""), safe="")
+        return (
+            f"{_CHANGE_WORDS.get(kind, kind)} {noun}: {change.get('source_id')}",
+            f"/{section}/{key}" if section else "/",
+        )
+    path = {"Paper": urls.paper_path, "Researcher": urls.researcher_path}.get(label, urls.institution_path)(node)
+    name = (paper_title(node) if label == "Paper" else node.get("name")) or node["id"]
+    if kind == "merged":
+        return f"Merged {noun}: {change.get('source_id')} into {name}", path
+    return f"{_CHANGE_WORDS.get(kind, kind)} {noun}: {name}", path
+
+
+async def changes_feed(request: Request) -> Response:
+    """GET /feeds/changes.xml: the newest changes syncs made to the graph, newest first, each linking its page."""
+    reader = reader_of(request)
+    changes = await newest_changes(reader, ITEMS)
+    nodes = await _current_nodes(reader, changes)
+    base = site_base(request)
+    fg = FeedGenerator()
+    fg.title("Weft — changes to the graph")
+    fg.link(href=base + "/feeds/changes.xml", rel="self")
+    fg.link(href=base + "/developers", rel="alternate")
+    fg.description("What syncs from the sources added, updated, merged and deleted in the Weft graph, newest first.")
+    fg.language("en")
+    fg.lastBuildDate(max((c["at"] for c in changes if c.get("at")), default=UNDATED))
+    for change in reversed(changes):  # feedgen puts each new entry first
+        title, path = _change_item(change, nodes)
+        entry = fg.add_entry()
+        entry.title(_text(title))
+        entry.link(href=base + path)
+        entry.guid(f"{base}/feeds/changes.xml#change-{change['seq']}", permalink=False)
+        entry.description(_text(f"{title} (change {change['seq']}, from {change.get('source')})"))
+        if change.get("at"):
+            entry.pubDate(change["at"])
+    return finish(request, fg.rss_str(pretty=False), RSS)

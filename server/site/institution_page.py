@@ -5,8 +5,10 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
+from weft.graph.identity.lookup import parse_institution_id
 from weft.graph.reads.institutions import InstitutionParts, RosterPart, institution_details
 from weft.server.site import jsonld, urls
+from weft.server.site.gone import missing
 from weft.server.site.identities import identities
 from weft.server.site.render import count, int_param, moved, not_found, page, pages_of, reader_of
 
@@ -30,7 +32,7 @@ async def institution_page(request: Request) -> Response:
         if (details := await institution_details(reader_of(request), key, parts)) is not None:
             break
     if details is None:
-        return not_found(request, "institution")
+        return await missing(request, "institution", request.path_params["key"], parse_institution_id)
     node = details.node
     if redirect := moved(request, urls.institution_path(node)):
         return redirect

@@ -7,8 +7,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from weft.graph.identity.lookup import IdKey, parse_paper_id
 from weft.graph.reads.papers import CitedByPart, PaperDetails, PaperParts, ReferencesPart, categories_of, paper_details
 from weft.server.site import jsonld, urls
+from weft.server.site.gone import missing
 from weft.server.site.identities import identities
 from weft.server.site.render import int_param, moved, not_found, page, pages_of, paper_title, reader_of
 
@@ -69,6 +71,11 @@ def context(
     }
 
 
+def _paper_keys(raw: str) -> list[IdKey]:
+    """The keys a paper page's path names, as the page looks it up."""
+    return parse_paper_id(urls.paper_lookup_id(raw))
+
+
 async def paper_page(request: Request) -> Response:
     """The paper for any id form in the path; other spellings 301 to the canonical one."""
     cited_page, refs_page = int_param(request, "cited"), int_param(request, "refs")
@@ -84,7 +91,7 @@ async def paper_page(request: Request) -> Response:
         if (details := await paper_details(reader, urls.paper_lookup_id(raw), parts)) is not None:
             break
     if details is None:
-        return not_found(request, "paper")
+        return await missing(request, "paper", request.path_params["rest"], _paper_keys)
     if redirect := moved(request, urls.paper_path(details.node)):
         return redirect
     if cited_page > pages_of(details.cited_by.total, PER_PAGE) or refs_page > pages_of(

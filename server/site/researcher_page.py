@@ -7,12 +7,14 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from weft.graph.identity.lookup import parse_researcher_id
 from weft.graph.reads.page import Page
 from weft.graph.reads.papers import category_lookups, researcher_paper_pages
 from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.researchers import CoauthorsPart, PapersPart, Profile, ProfileParts, researcher_profile
 from weft.graph.sources import SOURCE_KEYS
 from weft.server.site import jsonld, urls
+from weft.server.site.gone import missing
 from weft.server.site.identities import SOURCE_NAMES, identities
 from weft.server.site.render import count, int_param, moved, not_found, page, pages_of, reader_of
 
@@ -101,7 +103,7 @@ async def researcher_page(request: Request) -> Response:
         if (profile := await researcher_profile(reader, key, profile_parts(sort, page_no, category))) is not None:
             break
     if profile is None:
-        return not_found(request, "researcher")
+        return await missing(request, "researcher", request.path_params["key"], parse_researcher_id)
     if redirect := moved(request, urls.researcher_path(profile.node)):
         return redirect
     papers = profile.papers

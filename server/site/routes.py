@@ -62,6 +62,7 @@ routes: list[BaseRoute] = [
     _get("/papers/{rest:path}", paper_page),
     _get("/robots.txt", machines.robots_txt),
     _get("/feeds/papers.xml", feeds.all_papers_feed),
+    _get("/feeds/changes.xml", feeds.changes_feed),
     _get("/feeds/researchers/{key}.xml", feeds.researcher_feed),
     _get("/feeds/institutions/{key}.xml", feeds.institution_feed),
     _get("/feeds/categories/{key}.xml", feeds.category_feed),
