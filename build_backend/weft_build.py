@@ -15,19 +15,21 @@ from setuptools import build_meta
 from setuptools.build_meta import *  # noqa: F403 - the rest of the PEP 517 hooks, unchanged
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "server" / "templates"
-VENDOR = ROOT / "server" / "static" / "vendor"
-VENDOR_REF = re.compile(r"/static/vendor/([\w.-]+)")
+SERVER = ROOT / "server"
+VENDOR = SERVER / "static" / "vendor"
+# `/static/vendor/x.js` in a page, or `static_url('vendor/x.js')` in a template or in the code that fills one
+VENDOR_REF = re.compile(r"""(?:/static/|['"])vendor/([\w.-]+)""")
 
 
-def vendor_files_referenced(templates: Path = TEMPLATES) -> set[str]:
-    """The file names under /static/vendor/ that the page templates load."""
-    return {name for page in templates.rglob("*.html") for name in VENDOR_REF.findall(page.read_text())}
+def vendor_files_referenced(server: Path = SERVER) -> set[str]:
+    """The file names under /static/vendor/ that the pages load (named in server/'s templates and modules)."""
+    sources = [*server.rglob("*.html"), *server.rglob("*.py")]
+    return {name for source in sources for name in VENDOR_REF.findall(source.read_text())}
 
 
-def missing_vendor_files(templates: Path = TEMPLATES, vendor: Path = VENDOR) -> list[str]:
+def missing_vendor_files(server: Path = SERVER, vendor: Path = VENDOR) -> list[str]:
     """Referenced vendor files that are not in the vendor folder, sorted."""
-    return sorted(name for name in vendor_files_referenced(templates) if not (vendor / name).is_file())
+    return sorted(name for name in vendor_files_referenced(server) if not (vendor / name).is_file())
 
 
 def check_vendor_files() -> None:

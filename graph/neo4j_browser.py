@@ -1,11 +1,12 @@
 """Neo4j Browser as the local server serves it: asking nothing of any host but this machine.
 
 Neo4j Browser 5.24 (graph/neo4j-server/pom.xml) loads third-party scripts and styles that no server setting
-turns off on Community: its stylesheet imports web fonts from Google's font servers, and once connected it
-loads Segment's analytics and Canny's widget, because on Community it always allows outgoing connections
-(`client.allow_telemetry=false` only stops what they send). The local server's copy of the Browser jar is
-rewritten once without the font import and with outgoing connections refused, so the page loads only from
-the loopback address (system fonts; no remote guides). tests/api/test_browser.py lists its requests.
+turns off on Community: its stylesheet imports web fonts from Google's font servers; once connected it loads
+Segment's analytics and Canny's widget, because on Community it always allows outgoing connections
+(`client.allow_telemetry=false` only stops what they send); and Sentry reports its console errors. The local
+server's copy of the Browser jar is rewritten once without the font import and Sentry's addresses and with
+outgoing connections refused, so the page loads only from the loopback address (system fonts; no remote
+guides). tests/api/test_browser.py lists its requests.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ REWRITES: tuple[tuple[re.Pattern[bytes], bytes], ...] = (
         ),
         rb"shouldAllowOutgoingConnections=\1=>!1",
     ),
+    # Sentry's error reports (console errors included): with no DSN the client sends nothing
+    (re.compile(rb'"https://[0-9a-f]+@o[0-9]+\.ingest\.sentry\.io/[0-9]+"'), b'""'),
 )
 RULES = hashlib.sha256(repr(REWRITES).encode()).hexdigest()[:12]  # a marker from other rules is stale
 MARKER = ".browser-offline"  # in lib/: the rules, and each rewritten jar's name, size and mtime

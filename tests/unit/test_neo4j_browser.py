@@ -1,4 +1,4 @@
-"""graph/neo4j_browser.py: the local Browser jar loses its remote font import, once, and nothing else."""
+"""graph/neo4j_browser.py: the local Browser jar loses its remote fonts and Sentry address, once, nothing else."""
 
 from __future__ import annotations
 
@@ -49,3 +49,12 @@ def test_a_fresh_copy_of_the_jar_is_rewritten_again(tmp_path: Path) -> None:
 def test_a_lib_without_browser_is_left_alone(tmp_path: Path) -> None:
     assert keep_browser_offline(tmp_path) == []
     assert list(tmp_path.iterdir()) == []
+
+
+def test_sentry_loses_its_address(tmp_path: Path) -> None:
+    """Browser's Sentry client reports console errors to sentry.io: with an empty DSN it sends nothing."""
+    app = b'c.init({dsn:"https://1ea9f7ebd51441cc95906afb2d31d841@o110884.ingest.sentry.io/1232865",release:r})'
+    jar = _jar(tmp_path / "neo4j-browser-5.24.0.jar", {"browser/app.js": app})
+    assert keep_browser_offline(tmp_path) == ["browser/app.js"]
+    with zipfile.ZipFile(jar) as rewritten:
+        assert rewritten.read("browser/app.js") == b'c.init({dsn:"",release:r})'
