@@ -119,3 +119,9 @@ RETURN p.id AS id, p.openalex_id AS openalex_id, p.title AS title, p.abstract AS
        [(p)-[r:IN_CATEGORY]->(c:Category) WHERE r.primary AND c.scheme IN ['subfield', 'arxiv'] | c.id] AS categories
 ORDER BY id
 """
+
+# Every paper's stored vector: [{id, vector}] (bench/semantic_variants.py compares other embedded texts with it).
+STORED_VECTORS: LiteralString = """
+MATCH (p:Paper)-[:EMBEDDED_AS]->(v:PaperVector)
+RETURN p.id AS id, v.vector AS vector
+"""
