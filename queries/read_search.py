@@ -10,14 +10,16 @@ from typing import LiteralString
 #  * every word (only when there is a semantic ranking): the keyword hits that have every word, in keyword
 #    order. A hit with all the query's words is the strongest lexical evidence there is; counted once, it
 #    loses to papers that both other rankings place mid-list (a title search would miss its own paper).
-#  * semantic: the $k papers whose vectors are nearest to $vector (null: no semantic ranking), by cosine
-#    recomputed from the stored vectors (the index's own scores are approximate: it quantises the vectors).
+#  * semantic: of the $k papers whose vectors are nearest to $vector (null: no semantic ranking), those whose
+#    cosine reaches $floor, by cosine recomputed from the stored vectors (the index's own scores are approximate:
+#    it quantises the vectors).
 # Known item (only when $title is not null): papers whose title equals the query $title once both are
 # normalised (lower case, every character but a letter or digit a space, words compared) come before all
 # others, in fused order among themselves (title_match; they add nothing to the score). Candidates are the
 # best $title_cap hits of the paper index for the phrase $title_phrase in the title field: an exact title
 # is the shortest that holds the phrase, so it scores at the top.
 # Papers in any ranking must pass the filter ($year_from, $year_to, $categories; null: no filter).
+# total counts every hit of the fused list: the keyword hits and the semantic hits above $floor, each once.
 # Returns total, page [{kind, score, keyword_score, semantic_score, all_terms, title_match, node}].
 SEARCH_PAGE: LiteralString = """
 CALL () {
@@ -43,7 +45,9 @@ CALL () {
   MATCH (p:Paper {id: node.paper_id})-[:EMBEDDED_AS]->(node)
   WHERE ($year_from IS NULL OR p.year >= $year_from) AND ($year_to IS NULL OR p.year <= $year_to)
     AND ($categories IS NULL OR EXISTS { MATCH (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN $categories })
-  WITH p, max(2 * vector.similarity.cosine(node.vector, vector) - 1) AS cosine ORDER BY cosine DESC, p.id
+  WITH p, max(2 * vector.similarity.cosine(node.vector, vector) - 1) AS cosine
+  WHERE cosine >= $floor
+  WITH p, cosine ORDER BY cosine DESC, p.id
   RETURN collect({node: p, cosine: cosine}) AS semantic
 }
 CALL () {

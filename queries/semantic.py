@@ -109,11 +109,19 @@ CALL db.index.vector.queryNodes('paper_vector', $k, $vector) YIELD node, score
 RETURN node.paper_id AS id, 2 * score - 1 AS score
 """
 
-# Every paper with its title, whether it has an abstract, and its primary categories at the subfield level
-# (OpenAlex: the primary topic's subfield) or its primary arXiv category: [{id, title, has_abstract, categories}].
+# Every paper with its OpenAlex id, title, abstract, whether it has one, and its primary categories at the subfield
+# level (OpenAlex: the primary topic's subfield) or its primary arXiv category:
+# [{id, openalex_id, title, abstract, has_abstract, categories}].
 EVAL_PAPERS: LiteralString = """
 MATCH (p:Paper)
-RETURN p.id AS id, p.title AS title, trim(coalesce(p.abstract, '')) <> '' AS has_abstract,
+RETURN p.id AS id, p.openalex_id AS openalex_id, p.title AS title, p.abstract AS abstract,
+       trim(coalesce(p.abstract, '')) <> '' AS has_abstract,
        [(p)-[r:IN_CATEGORY]->(c:Category) WHERE r.primary AND c.scheme IN ['subfield', 'arxiv'] | c.id] AS categories
 ORDER BY id
+"""
+
+# Every paper's stored vector: [{id, vector}] (bench/semantic_variants.py compares other embedded texts with it).
+STORED_VECTORS: LiteralString = """
+MATCH (p:Paper)-[:EMBEDDED_AS]->(v:PaperVector)
+RETURN p.id AS id, v.vector AS vector
 """
