@@ -45,7 +45,7 @@ from weft.schema.support import direct
 from weft.schema.support.direct import DirectPlans
 from weft.server import health, network_routes, protections
 from weft.server.availability import Availability, Drain
-from weft.server.graphql_request import Params, decode_json, prefers_html, request_params
+from weft.server.graphql_request import Params, decode_json, preferred_media_type, prefers_html, request_params
 from weft.server.response_cache import ResponseCache
 from weft.server.site import routes as site
 from weft.server.site.graphiql import graphiql_html
@@ -57,30 +57,6 @@ logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
 JSON = "application/json"
 GRAPHQL_RESPONSE_JSON = "application/graphql-response+json"
 GRAPHQL_RESPONSE_CONTENT_TYPE = f"{GRAPHQL_RESPONSE_JSON}; charset=utf-8"
-
-
-def preferred_media_type(accept: str | None) -> str:
-    """The response media type for an Accept header: the graphql-response one only when the client
-    ranks it at least as high as application/json; application/json otherwise (also for `*/*`).
-
-    >>> preferred_media_type("application/graphql-response+json, application/json;q=0.9")
-    'application/graphql-response+json'
-    """
-    best: tuple[float, int, str] | None = None
-    for position, part in enumerate((accept or "").split(",")):
-        media, *params = [p.strip() for p in part.split(";")]
-        quality = 1.0
-        for param in params:
-            key, _, value = param.partition("=")
-            if key.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
-        if media.lower() in (JSON, GRAPHQL_RESPONSE_JSON) and quality > 0:
-            candidate = (quality, -position, media.lower())
-            best = candidate if best is None or candidate > best else best
-    return best[2] if best else JSON
 
 
 def is_request_error(result: ExecutionResult) -> bool:

@@ -102,12 +102,28 @@ def prefers_html(accept: str | None) -> bool:
     >>> prefers_html("*/*"), prefers_html(None), prefers_html("application/json, text/html")
     (False, False, False)
     """
-    ranges = [_media_range(part) for part in (accept or "*/*").split(",") if part.strip()]
+    ranges = [media_range(part) for part in (accept or "*/*").split(",") if part.strip()]
     html = _quality(HTML, ranges)
     return html > 0 and all(html > _quality(media, ranges) for media in JSON_TYPES)
 
 
-def _media_range(part: str) -> tuple[str, float]:
+def preferred_media_type(accept: str | None) -> str:
+    """The response media type for an Accept header: the graphql-response one only when the client
+    ranks it at least as high as application/json; application/json otherwise (also for `*/*`).
+
+    >>> preferred_media_type("application/graphql-response+json, application/json;q=0.9")
+    'application/graphql-response+json'
+    """
+    best: tuple[float, int, str] | None = None
+    for position, part in enumerate((accept or "").split(",")):
+        media, quality = media_range(part)
+        if media in JSON_TYPES and quality > 0:
+            candidate = (quality, -position, media)
+            best = candidate if best is None or candidate > best else best
+    return best[2] if best else JSON
+
+
+def media_range(part: str) -> tuple[str, float]:
     """('type/subtype', q) of one element of an Accept header (q 1 unless given; 0 when unreadable)."""
     media, *params = [p.strip() for p in part.split(";")]
     quality = 1.0

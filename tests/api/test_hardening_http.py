@@ -5,8 +5,6 @@ object (400, GraphQL-shaped), a database that accepts connections but never answ
 from __future__ import annotations
 
 import dataclasses
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -14,6 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from tests.silent_port import silent_listener
 from weft.graph.settings import Settings
 from weft.server.app import create_app
 
@@ -29,28 +28,8 @@ def _only_error(body: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def silent_port() -> Iterator[int]:
     """A port that accepts TCP connections and never says a word (a database hung or half restarted)."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(64)
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        server.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                held.append(server.accept()[0])
-            except OSError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield server.getsockname()[1]
-    stop.set()
-    thread.join()
-    for conn in held:
-        conn.close()
-    server.close()
+    with silent_listener() as (port, _):
+        yield port
 
 
 def _client(settings: Settings, **changes: Any) -> TestClient:

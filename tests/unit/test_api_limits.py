@@ -12,8 +12,7 @@ from weft.schema.root import build_schema
 from weft.schema.support.errors import coded
 from weft.schema.support.limits import LIST_FACTOR, MAX_COST, QueryCost
 from weft.server import graphql_request
-from weft.server.app import preferred_media_type
-from weft.server.graphql_request import prefers_html
+from weft.server.graphql_request import preferred_media_type, prefers_html
 
 SCHEMA = build_schema()._schema
 

@@ -8,40 +8,20 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import free_port
+from tests.silent_port import silent_listener
 
 
 @pytest.fixture
 def silent_store() -> Iterator[tuple[int, list[socket.socket]]]:
     """A loopback port that accepts TCP connections and never says a word; the connections it took."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(64)
-    held: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        server.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                held.append(server.accept()[0])
-            except OSError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield server.getsockname()[1], held
-    stop.set()
-    thread.join()
-    for conn in held:
-        conn.close()
-    server.close()
+    with silent_listener() as listener:
+        yield listener
 
 
 @pytest.mark.timeout(300)  # a guard only: without the fix the load hung for about 7 minutes
