@@ -22,7 +22,7 @@ from neo4j import Driver, ManagedTransaction
 
 from weft.graph.driver import check_connectivity, translated_errors
 from weft.graph.errors import InvalidInput
-from weft.graph.identity.ids import normalize_openalex
+from weft.graph.identity.ids import KEY_PROPERTIES, normalize_openalex
 from weft.graph.migrate import migrate
 from weft.graph.settings import Settings
 from weft.graph.sync_state import sync_state
@@ -61,11 +61,11 @@ _MERGE_AWAY: dict[str, LiteralString] = {
     "authors": q.MERGE_AWAY_RESEARCHER,
     "institutions": q.MERGE_AWAY_INSTITUTION,
 }
-# A label's keys other than OpenAlex's, which move to a survivor when another source states the loser.
+# A label's hard keys other than OpenAlex's (graph/identity/ids.py), which move to a survivor when another
+# source states the loser; a paper-scoped researcher's `scoped_key` is no source's id and stays.
 _OTHER_KEYS = {
-    "works": ["doi", "arxiv_id", "s2_id", "corpus_id", "mag_id", "pmid"],
-    "authors": ["orcid", "s2_id"],
-    "institutions": ["ror"],
+    entity: [prop for _, prop in KEY_PROPERTIES[label] if prop not in ("openalex_id", "scoped_key")]
+    for entity, label in LABELS.items()
 }
 Echo = Callable[[str], object]
 
