@@ -49,15 +49,6 @@ PAUSE_S = 0.1
 IDS_QUERY = "{ mostCited(first: 1) { edges { node { id authors { researcher { id } affiliations { id } } } } } }"
 
 
-def free_port() -> int:
-    """A loopback port nothing listens on (bound once and released)."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @dataclasses.dataclass(frozen=True)
 class Answer:
     shape: int
@@ -193,13 +184,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     base = load_settings()
-    settings = dataclasses.replace(
-        base,
-        neo4j_uri=f"bolt://127.0.0.1:{free_port()}",
-        neo4j_heap="768m",
-        neo4j_pagecache="128m",
-        neo4j_http_port=0,
-    )
+    settings = local_server.scratch_settings(base)
     local_server.start(settings, echo=lambda _m: None)
     serve: subprocess.Popen[bytes] | None = None
     log = Path(tempfile.mkstemp(prefix="weft-recovery-", suffix=".log")[1])
@@ -207,7 +192,7 @@ def main() -> None:
         with open_driver(settings) as driver:
             migrate(driver, settings.neo4j_database)
             load_paths(driver, [DATA], source="openalex", database=settings.neo4j_database)
-        port = free_port()
+        port = local_server.free_port()
         env = dict(os.environ, NEO4J_URI=settings.neo4j_uri)
         with log.open("wb") as out:
             serve = subprocess.Popen(

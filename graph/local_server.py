@@ -9,6 +9,8 @@ turns fetching them.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import fcntl
 import hashlib
 import os
@@ -322,6 +324,32 @@ def load_database(instance: Instance, dump_file: Path) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
     if result.returncode != 0:
         raise _admin_failure(f"loading {dump_file} into {database}", result)
+
+
+def free_ports(count: int) -> list[int]:
+    """`count` distinct loopback TCP ports nothing listens on (all bound at once, then released)."""
+    with contextlib.ExitStack() as stack:
+        sockets = [stack.enter_context(socket.socket()) for _ in range(count)]
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [int(s.getsockname()[1]) for s in sockets]
+
+
+def free_port() -> int:
+    """A loopback TCP port nothing listens on (bound once and released)."""
+    return free_ports(1)[0]
+
+
+def scratch_settings(settings: Settings) -> Settings:
+    """`settings` for a throwaway local server that a test or benchmark kills and restarts: its own free Bolt
+    port, no HTTP port, a small heap and page cache."""
+    return dataclasses.replace(
+        settings,
+        neo4j_uri=f"bolt://127.0.0.1:{free_port()}",
+        neo4j_heap="768m",
+        neo4j_pagecache="128m",
+        neo4j_http_port=0,
+    )
 
 
 def port_in_use(host: str, port: int) -> bool:

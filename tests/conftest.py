@@ -16,10 +16,8 @@ version (tests compare data versions only with the one they read before).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +29,7 @@ from neo4j import Driver
 
 from weft.graph import local_server
 from weft.graph.driver import open_driver
+from weft.graph.local_server import free_port, free_ports  # noqa: F401 - the tests import them from here
 from weft.graph.migrate import migrate, reset
 from weft.graph.settings import PROJECT_ROOT, Settings, load_settings
 
@@ -38,20 +37,6 @@ SHARED_DATA = Path(os.environ.get("WEFT_SHARED_DATA", PROJECT_ROOT.parent / "sha
 DEMO_DATA = PROJECT_ROOT / "demo" / "data"
 # Starlette's TestClient sends `Host: testserver`: the apps the tests build answer it beside the local names.
 os.environ.setdefault("WEFT_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1,[::1]")
-
-
-def free_port() -> int:
-    """A loopback TCP port nothing listens on (bound once and released)."""
-    return free_ports(1)[0]
-
-
-def free_ports(count: int) -> list[int]:
-    """`count` distinct loopback TCP ports nothing listens on (all bound at once, then released)."""
-    with contextlib.ExitStack() as stack:
-        sockets = [stack.enter_context(socket.socket()) for _ in range(count)]
-        for s in sockets:
-            s.bind(("127.0.0.1", 0))
-        return [int(s.getsockname()[1]) for s in sockets]
 
 
 def server_env(settings: Settings) -> dict[str, str]:

@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ import pytest
 from neo4j import Driver
 
 from tests.api.conftest import LiveServer
-from tests.conftest import free_port, shared_path
+from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
 from weft.graph import local_server
 from weft.graph.driver import open_driver
@@ -95,13 +95,7 @@ def test_a_killed_load_converges_when_rerun(driver: Driver, settings: Settings, 
 @pytest.fixture(scope="module")
 def scratch(settings: Settings) -> Iterator[Settings]:
     """A scratch Neo4j (migrated, empty) that the tests below stop and start; stopped at the end."""
-    server = replace(
-        settings,
-        neo4j_uri=f"bolt://127.0.0.1:{free_port()}",
-        neo4j_heap="768m",
-        neo4j_pagecache="128m",
-        neo4j_http_port=0,
-    )
+    server = local_server.scratch_settings(settings)
     local_server.start(server, echo=lambda _m: None)
     try:
         with open_driver(server) as driver:

@@ -15,7 +15,6 @@ import httpx
 import pytest
 
 from tests.api.conftest import LiveServer
-from tests.conftest import free_port
 from weft.graph import local_server
 from weft.graph.driver import open_driver
 from weft.graph.migrate import migrate
@@ -29,14 +28,7 @@ HANG_S = 60.0  # the app's deadline and the clients' timeout: only a hang reache
 @pytest.fixture(scope="module")
 def scratch(settings: Settings) -> Iterator[Settings]:
     """A scratch Neo4j on its own free ports (migrated, empty) that the test kills and restarts."""
-    server = dataclasses.replace(
-        settings,
-        neo4j_uri=f"bolt://127.0.0.1:{free_port()}",
-        neo4j_heap="768m",
-        neo4j_pagecache="128m",
-        neo4j_http_port=0,
-        request_deadline_s=HANG_S,
-    )
+    server = dataclasses.replace(local_server.scratch_settings(settings), request_deadline_s=HANG_S)
     local_server.start(server, echo=lambda _m: None)
     try:
         with open_driver(server) as driver:
