@@ -13,11 +13,10 @@ A sync killed anywhere is run again: the unreached units are applied, the unit i
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
-from typing import Any, LiteralString, cast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, LiteralString
 
-import orjson
 from neo4j import Driver, ManagedTransaction
 
 from weft.graph.driver import check_connectivity, translated_errors
@@ -26,9 +25,9 @@ from weft.graph.identity.ids import KEY_PROPERTIES, normalize_openalex
 from weft.graph.migrate import migrate
 from weft.graph.settings import Settings
 from weft.graph.sync_state import sync_state
-from weft.graph.versions import execute_marked, run_marked
+from weft.graph.versions import execute_marked
 from weft.loaders import openalex
-from weft.loaders.derived import DEFAULT_LIMITS, PairLimits, recompute, restate
+from weft.loaders.derived import DEFAULT_LIMITS, PairLimits, restate
 from weft.loaders.reader import Item, is_object, read_records
 from weft.loaders.records import Rejected, record_rows
 from weft.loaders.rows import RecordRows
@@ -45,17 +44,27 @@ from weft.loaders.sync.openalex_layout import (
     read_merges,
     snapshot_root,
 )
+from weft.loaders.sync.units import (
+    Echo,
+    SyncReport,
+    SyncSource,
+    begin_unit,
+    existing_ids,
+    finish,
+    log_and_mark,
+    note_change,
+    record_summary,
+)
 from weft.loaders.write import GraphWriter
 from weft.queries import sync as q
 from weft.queries.load_nodes import REWRITE_INSTITUTION_IDS
 
 SOURCE = "openalex"
 SAMPLE = 100  # records of each part file whose shape is checked: most refused means scrambled fields
-_EXISTING: dict[str, LiteralString] = {
-    "works": q.EXISTING_PAPERS,
-    "authors": q.EXISTING_RESEARCHERS,
-    "institutions": q.EXISTING_INSTITUTIONS,
-}
+_SOURCE = SyncSource(
+    SOURCE,
+    {"works": q.EXISTING_PAPERS, "authors": q.EXISTING_RESEARCHERS, "institutions": q.EXISTING_INSTITUTIONS},
+)
 _MERGE_AWAY: dict[str, LiteralString] = {
     "works": q.MERGE_AWAY_PAPER,
     "authors": q.MERGE_AWAY_RESEARCHER,
@@ -67,40 +76,6 @@ _OTHER_KEYS = {
     entity: [prop for _, prop in KEY_PROPERTIES[label] if prop not in ("openalex_id", "scoped_key")]
     for entity, label in LABELS.items()
 }
-Echo = Callable[[str], object]
-
-
-@dataclass
-class EntityCounts:
-    """What a sync did (or, dry, would do) to one entity."""
-
-    new: int = 0
-    updated: int = 0
-    merged: int = 0
-    deleted: int = 0
-
-
-@dataclass
-class SyncReport:
-    """What one `weft sync` run did: the watermark before and after, the units applied, counts per entity."""
-
-    source: str
-    dry_run: bool
-    watermark_before: str | None
-    watermark: str | None
-    units: list[str] = field(default_factory=list[str])
-    entities: dict[str, EntityCounts] = field(default_factory=dict[str, EntityCounts])
-    notes: list[str] = field(default_factory=list[str])
-    rejected: int = 0
-    seconds: float = 0.0
-
-    def counts(self, entity: str) -> EntityCounts:
-        return self.entities.setdefault(entity, EntityCounts())
-
-    def as_json(self) -> str:
-        """The summary `weft status` shows (stored on the source's SyncState node)."""
-        doc = {k: v for k, v in asdict(self).items() if k not in ("notes", "seconds")}
-        return orjson.dumps(doc).decode()
 
 
 @dataclass
@@ -169,8 +144,7 @@ def sync_openalex(
     _merges(driver, database, plan, report, limits, echo)
     report.seconds = time.perf_counter() - started
     if not dry_run:
-        with translated_errors("recording the sync"):
-            driver.execute_query(q.RECORD_SUMMARY, source=SOURCE, summary=report.as_json(), database_=database)
+        record_summary(driver, database, report)
     return report
 
 
@@ -250,13 +224,7 @@ def _same_manifests(root: DataPath, before: dict[str, Manifest]) -> None:
 
 def _existing(driver: Driver, database: str, ids: dict[str, list[str]]) -> dict[str, dict[str, str]]:
     """Per entity, the unit's ids already in the graph -> their internal ids."""
-    found: dict[str, dict[str, str]] = {}
-    with translated_errors("reading what the sync replaces"):
-        for entity in LABELS:
-            wanted = sorted(set(ids.get(entity, [])))
-            records, _, _ = driver.execute_query(_EXISTING[entity], ids=wanted, database_=database, routing_="r")
-            found[entity] = {r["oid"]: r["id"] for r in records}
-    return found
+    return existing_ids(driver, database, _SOURCE, ids)
 
 
 # --- applying -----------------------------------------------------------------------------------------
@@ -279,20 +247,19 @@ def _apply_unit(
     authors = sorted({a for r in before for a in r["authors"]})
     seen = [f"{e}:{oid}" for e, ids in unit.ids.items() for oid in dict.fromkeys(ids)]
     new = [x for x in seen if x.split(":", 1)[1] not in existing[x.split(":", 1)[0]]]
-    with translated_errors("noting the sync's unit"):
-        driver.execute_query(
-            q.BEGIN_UNIT,
-            source=SOURCE,
-            unit=name,
-            papers=[r["paper"] for r in before],
-            researchers=authors,
-            moved=authors,
-            refs=sorted({k for r in before for k in r["refs"]}),
-            categories=sorted({c for r in before for c in r["categories"]}),
-            new=new,
-            seen=seen,
-            database_=database,
-        )
+    begin_unit(
+        driver,
+        database,
+        _SOURCE,
+        name,
+        papers=[r["paper"] for r in before],
+        researchers=authors,
+        moved=authors,
+        refs=sorted({k for r in before for k in r["refs"]}),
+        categories=sorted({c for r in before for c in r["categories"]}),
+        new=new,
+        seen=seen,
+    )
     writer = GraphWriter(driver, database, limits)
     batch: list[RecordRows] = []
     pending = 0
@@ -308,88 +275,8 @@ def _apply_unit(
                     batch, pending = [], 0
     if batch:
         writer.write(batch)
-    _finish(driver, database, writer, limits)
-    _log_and_mark(driver, database, name, "watermark", unit.date)
-
-
-def _finish(driver: Driver, database: str, writer: GraphWriter | None, limits: PairLimits) -> None:
-    """Recompute derived data for what the writer and the pending notes touched; drop unreferenced Refs."""
-    with translated_errors("reading the sync's pending work"):
-        records, _, _ = driver.execute_query(q.READ_PENDING, source=SOURCE, database_=database)
-    pend = records[0]
-    papers, researchers, moved = (
-        set(pend["papers"]),
-        set(pend["researchers"]),
-        set(pend["moved"]) | set(pend["researchers"]),
-    )
-    if writer is not None and writer.batches:
-        writer.touched_papers |= papers
-        writer.touched_researchers |= researchers
-        writer.moved_researchers |= moved
-        writer.reaffiliated |= researchers
-        writer.finish()
-    elif papers or researchers:
-        recompute(driver, database, papers, researchers, None, limits, moved=moved, reaffiliated=researchers)
-    with translated_errors("removing what nothing states any more"):
-        if pend["refs"]:
-            run_marked(driver, database, q.DELETE_ORPHAN_REFS, keys=pend["refs"])
-        # a category's parent may lose its last child: again until none goes (4 levels: topic to domain)
-        while pend["categories"]:
-            deleted = run_marked(driver, database, q.DELETE_ORPHAN_CATEGORIES, ids=pend["categories"])
-            if not deleted[0]["deleted"]:
-                break
-
-
-def _log_and_mark(driver: Driver, database: str, unit: str, mark: str, value: str) -> None:
-    """One transaction: the unit's changes (from its pending notes) logged, the watermark moved, pending cleared."""
-    with translated_errors("moving the sync watermark"), driver.session(database=database) as session:
-        execute_marked(session, _log_and_mark_tx, unit, mark, value)
-
-
-def _log_and_mark_tx(tx: ManagedTransaction, unit: str, mark: str, value: str) -> None:
-    state = tx.run(q.READ_STATE, source=SOURCE).single()
-    props: dict[str, Any] = dict(state["state"]) if state else {}
-    changes: list[dict[str, Any]] = []
-    if props.get("pending_unit") == unit:
-        new = set(_strings(props.get("pending_new")))
-        noted = _strings(props.get("pending_seen"))
-        seen = [x for x in noted if not x.startswith("{")]
-        by_entity: dict[str, list[str]] = {}
-        for x in seen:
-            entity, oid = x.split(":", 1)
-            by_entity.setdefault(entity, []).append(oid)
-        ids = {e: {r["oid"]: r["id"] for r in tx.run(_EXISTING[e], ids=oids)} for e, oids in by_entity.items()}
-        for x in seen:
-            entity, oid = x.split(":", 1)
-            kind = "new" if x in new else "updated"
-            changes.append(_change(unit, entity, kind, oid, ids[entity].get(oid), None))
-        for x in noted:
-            if x.startswith("{"):
-                doc = orjson.loads(x)
-                changes.append(_change(unit, doc["entity"], doc["kind"], doc["oid"], doc["id"], doc["into"]))
-    logged = {r["key"] for r in tx.run(q.CHANGES_OF_KEYS, keys=[c["key"] for c in changes])}
-    changes = [c for c in changes if c["key"] not in logged]
-    last = tx.run(q.LAST_CHANGE_SEQ).single()
-    base = int(last["seq"]) if last else 0
-    for i, change in enumerate(changes, 1):
-        change["seq"] = base + i
-    tx.run(q.FINISH_UNIT, source=SOURCE, unit=unit, changes=changes, mark=mark, value=value).consume()
-
-
-def _strings(value: object) -> list[str]:
-    """A list property read back (None: empty)."""
-    return [str(x) for x in cast(list[object], value)] if isinstance(value, list) else []
-
-
-def _change(unit: str, entity: str, kind: str, oid: str, nid: str | None, into: str | None) -> dict[str, Any]:
-    return {
-        "key": f"{SOURCE} {unit} {entity} {oid}",
-        "entity": entity,
-        "kind": kind,
-        "source_id": oid,
-        "id": nid,
-        "into": into,
-    }
+    finish(driver, database, _SOURCE, writer, limits)
+    log_and_mark(driver, database, _SOURCE, name, "watermark", unit.date)
 
 
 # --- merges -------------------------------------------------------------------------------------------
@@ -434,27 +321,14 @@ def _merges(driver: Driver, database: str, plan: _Plan, report: SyncReport, limi
         if report.dry_run:
             continue
         _apply_merges(driver, database, entity, unit, merges)
-        _finish(driver, database, None, limits)
-        _log_and_mark(driver, database, unit, f"merged_{entity}", date)
+        finish(driver, database, _SOURCE, None, limits)
+        log_and_mark(driver, database, _SOURCE, unit, f"merged_{entity}", date)
         echo(f"applied {unit}: {len(merges)} merges")
 
 
 def _apply_merges(driver: Driver, database: str, entity: str, unit: str, merges: list[Merge]) -> None:
     """Each merge in its own transaction, which also notes what to recompute and the change to log."""
-    with translated_errors("noting the sync's unit"):
-        driver.execute_query(
-            q.BEGIN_UNIT,
-            source=SOURCE,
-            unit=unit,
-            papers=[],
-            researchers=[],
-            moved=[],
-            refs=[],
-            categories=[],
-            new=[],
-            seen=[],
-            database_=database,
-        )
+    begin_unit(driver, database, _SOURCE, unit)
     with translated_errors("merging retired ids"), driver.session(database=database) as session:
         for merge in merges:
             execute_marked(session, _merge_tx, entity, merge)
@@ -473,8 +347,5 @@ def _merge_tx(tx: ManagedTransaction, entity: str, merge: Merge) -> None:
         restate(tx, restated)
         papers += restated
     kind = "merged" if rec["survivor"] else "deleted"
-    entry = orjson.dumps(
-        {"entity": entity, "kind": kind, "oid": merge.id, "id": rec["loser"], "into": rec["survivor"]}
-    ).decode()
     tx.run(q.ADD_PENDING, source=SOURCE, researchers=researchers, papers=papers, categories=categories).consume()
-    tx.run(q.NOTE_CHANGE, source=SOURCE, entry=entry).consume()
+    note_change(tx, _SOURCE, entity, kind, merge.id, rec["loser"], rec["survivor"])

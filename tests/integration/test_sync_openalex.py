@@ -403,12 +403,12 @@ if point == "write":
         return out
     GraphWriter.write = write
 elif point == "derive":
-    real_finish = s._finish
+    real_finish = s.finish
     def finish(*a, **k):
         if len(units) == 2:
             kill()
         return real_finish(*a, **k)
-    s._finish = finish
+    s.finish = finish
 elif point == "merge":
     real_apply = s._apply_merges
     def apply(driver, database, entity, unit, merges):

@@ -1,0 +1,211 @@
+"""What every source's sync shares: the report, a unit's pending notes, recompute, the log and the watermark.
+
+A unit (an OpenAlex partition or merged_ids file, a Semantic Scholar diff step, an arXiv metadata file) is
+applied as: `begin_unit` notes on the source's `SyncState` node what the unit will replace (so a killed sync
+that is run again recomputes it too), the records are written through the load path, `finish` recomputes
+derived data for what the writer and the notes touched, and `log_and_mark` logs the unit's changes and moves
+the watermark in one transaction. A source is named by a `SyncSource`: its name and, per entity, the query
+that finds the graph's nodes for the source's ids (queries/sync.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any, LiteralString, cast
+
+import orjson
+from neo4j import Driver, ManagedTransaction
+
+from weft.graph.driver import translated_errors
+from weft.graph.versions import execute_marked, run_marked
+from weft.loaders.derived import PairLimits, recompute
+from weft.loaders.write import GraphWriter
+from weft.queries import sync as q
+
+Echo = Callable[[str], object]
+
+
+@dataclass(frozen=True)
+class SyncSource:
+    """A source a sync follows: its name (the `SyncState` key) and, per entity it logs, the query taking
+    `$ids` (the source's own ids) and returning `{oid, id}` for the nodes the graph holds."""
+
+    name: str
+    existing: Mapping[str, LiteralString]
+
+
+@dataclass
+class EntityCounts:
+    """What a sync did (or, dry, would do) to one entity."""
+
+    new: int = 0
+    updated: int = 0
+    merged: int = 0
+    deleted: int = 0
+
+
+@dataclass
+class SyncReport:
+    """What one `weft sync` run did: the watermark before and after, the units applied, counts per entity."""
+
+    source: str
+    dry_run: bool
+    watermark_before: str | None
+    watermark: str | None
+    units: list[str] = field(default_factory=list[str])
+    entities: dict[str, EntityCounts] = field(default_factory=dict[str, EntityCounts])
+    notes: list[str] = field(default_factory=list[str])
+    rejected: int = 0
+    seconds: float = 0.0
+
+    def counts(self, entity: str) -> EntityCounts:
+        return self.entities.setdefault(entity, EntityCounts())
+
+    def as_json(self) -> str:
+        """The summary `weft status` shows (stored on the source's SyncState node)."""
+        doc = {k: v for k, v in asdict(self).items() if k not in ("notes", "seconds")}
+        return orjson.dumps(doc).decode()
+
+
+def existing_ids(
+    driver: Driver, database: str, source: SyncSource, ids: Mapping[str, Iterable[str]]
+) -> dict[str, dict[str, str]]:
+    """Per entity of the source, the given source ids already in the graph -> their internal ids."""
+    found: dict[str, dict[str, str]] = {}
+    with translated_errors("reading what the sync replaces"):
+        for entity, query in source.existing.items():
+            wanted = sorted(set(ids.get(entity, ())))
+            records, _, _ = driver.execute_query(query, ids=wanted, database_=database, routing_="r")
+            found[entity] = {r["oid"]: r["id"] for r in records}
+    return found
+
+
+def begin_unit(
+    driver: Driver,
+    database: str,
+    source: SyncSource,
+    unit: str,
+    *,
+    papers: Iterable[str] = (),
+    researchers: Iterable[str] = (),
+    moved: Iterable[str] = (),
+    refs: Iterable[str] = (),
+    categories: Iterable[str] = (),
+    new: Iterable[str] = (),
+    seen: Iterable[str] = (),
+) -> None:
+    """Note the unit's pending work before its first write (`new`/`seen`: 'entity:source id' in order; a
+    unit already pending from a killed run keeps its first classification and gains the rest)."""
+    with translated_errors("noting the sync's unit"):
+        driver.execute_query(
+            q.BEGIN_UNIT,
+            source=source.name,
+            unit=unit,
+            papers=list(papers),
+            researchers=list(researchers),
+            moved=list(moved),
+            refs=list(refs),
+            categories=list(categories),
+            new=list(new),
+            seen=list(seen),
+            database_=database,
+        )
+
+
+def finish(driver: Driver, database: str, source: SyncSource, writer: GraphWriter | None, limits: PairLimits) -> None:
+    """Recompute derived data for what the writer and the pending notes touched; drop unreferenced Refs and
+    categories nothing is in any more."""
+    with translated_errors("reading the sync's pending work"):
+        records, _, _ = driver.execute_query(q.READ_PENDING, source=source.name, database_=database)
+    pend = records[0]
+    papers, researchers, moved = (
+        set(pend["papers"]),
+        set(pend["researchers"]),
+        set(pend["moved"]) | set(pend["researchers"]),
+    )
+    if writer is not None and writer.batches:
+        writer.touched_papers |= papers
+        writer.touched_researchers |= researchers
+        writer.moved_researchers |= moved
+        writer.reaffiliated |= researchers
+        writer.finish()
+    elif papers or researchers:
+        recompute(driver, database, papers, researchers, None, limits, moved=moved, reaffiliated=researchers)
+    with translated_errors("removing what nothing states any more"):
+        if pend["refs"]:
+            run_marked(driver, database, q.DELETE_ORPHAN_REFS, keys=pend["refs"])
+        # a category's parent may lose its last child: again until none goes (4 levels: topic to domain)
+        while pend["categories"]:
+            deleted = run_marked(driver, database, q.DELETE_ORPHAN_CATEGORIES, ids=pend["categories"])
+            if not deleted[0]["deleted"]:
+                break
+
+
+def log_and_mark(driver: Driver, database: str, source: SyncSource, unit: str, mark: str, value: str) -> None:
+    """One transaction: the unit's changes (from its pending notes) logged, the watermark moved, pending cleared."""
+    with translated_errors("moving the sync watermark"), driver.session(database=database) as session:
+        execute_marked(session, _log_and_mark_tx, source, unit, mark, value)
+
+
+def _log_and_mark_tx(tx: ManagedTransaction, source: SyncSource, unit: str, mark: str, value: str) -> None:
+    state = tx.run(q.READ_STATE, source=source.name).single()
+    props: dict[str, Any] = dict(state["state"]) if state else {}
+    changes: list[dict[str, Any]] = []
+    if props.get("pending_unit") == unit:
+        new = set(strings(props.get("pending_new")))
+        noted = strings(props.get("pending_seen"))
+        seen = [x for x in noted if not x.startswith("{")]
+        by_entity: dict[str, list[str]] = {}
+        for x in seen:
+            entity, oid = x.split(":", 1)
+            by_entity.setdefault(entity, []).append(oid)
+        ids = {e: {r["oid"]: r["id"] for r in tx.run(source.existing[e], ids=oids)} for e, oids in by_entity.items()}
+        for x in seen:
+            entity, oid = x.split(":", 1)
+            kind = "new" if x in new else "updated"
+            changes.append(change(source, unit, entity, kind, oid, ids[entity].get(oid), None))
+        for x in noted:
+            if x.startswith("{"):
+                doc = orjson.loads(x)
+                changes.append(change(source, unit, doc["entity"], doc["kind"], doc["oid"], doc["id"], doc["into"]))
+    logged = {r["key"] for r in tx.run(q.CHANGES_OF_KEYS, keys=[c["key"] for c in changes])}
+    changes = [c for c in changes if c["key"] not in logged]
+    last = tx.run(q.LAST_CHANGE_SEQ).single()
+    base = int(last["seq"]) if last else 0
+    for i, item in enumerate(changes, 1):
+        item["seq"] = base + i
+    tx.run(q.FINISH_UNIT, source=source.name, unit=unit, changes=changes, mark=mark, value=value).consume()
+
+
+def note_change(
+    tx: ManagedTransaction, source: SyncSource, entity: str, kind: str, oid: str, nid: str | None, into: str | None
+) -> None:
+    """Inside a unit's write transaction: a merge or deletion to log when the unit ends."""
+    entry = orjson.dumps({"entity": entity, "kind": kind, "oid": oid, "id": nid, "into": into}).decode()
+    tx.run(q.NOTE_CHANGE, source=source.name, entry=entry).consume()
+
+
+def record_summary(driver: Driver, database: str, report: SyncReport) -> None:
+    """End of a sync run: what it did (`weft status`) and when."""
+    with translated_errors("recording the sync"):
+        driver.execute_query(q.RECORD_SUMMARY, source=report.source, summary=report.as_json(), database_=database)
+
+
+def strings(value: object) -> list[str]:
+    """A list property read back (None: empty)."""
+    return [str(x) for x in cast(list[object], value)] if isinstance(value, list) else []
+
+
+def change(
+    source: SyncSource, unit: str, entity: str, kind: str, oid: str, nid: str | None, into: str | None
+) -> dict[str, Any]:
+    """A change-log entry; its key makes logging it again (a re-run unit) a no-op."""
+    return {
+        "key": f"{source.name} {unit} {entity} {oid}",
+        "entity": entity,
+        "kind": kind,
+        "source_id": oid,
+        "id": nid,
+        "into": into,
+    }
