@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -13,13 +14,20 @@ from weft.graph.errors import WeftError
 from weft.graph.settings import Settings
 from weft.server.cli.support import WaitOpt, connected, fail, writing
 
+if TYPE_CHECKING:
+    from weft.loaders.sync.units import SyncReport
+
 sync_app = typer.Typer(
     help="Apply what a source published since the graph's watermark (replace, merge, log).", no_args_is_help=True
 )
 console = Console(stderr=True)
 LocationArg = Annotated[
     str,
-    typer.Argument(help="The snapshot root: a folder, or an object storage URL (storage extra).", show_default=False),
+    typer.Argument(
+        help="The snapshot (OpenAlex), the diffs folder (S2) or the metadata file (arXiv): a local path, or an "
+        "object storage URL (storage extra).",
+        show_default=False,
+    ),
 ]
 DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Print what would change per entity; write nothing.")]
 MaxDeletesOpt = Annotated[
@@ -36,14 +44,39 @@ def sync_openalex_command(
 ) -> None:
     """Apply an OpenAlex snapshot's `updated_date=` partitions newer than the watermark, oldest first, then its
     merged_ids files up to that date. A sync killed at any point converges when run again."""
-    from weft.loaders.derived import PairLimits
     from weft.loaders.sync.openalex import sync_openalex
+
+    _run_sync("openalex", sync_openalex, location, dry_run, max_deletes, wait)
+
+
+@sync_app.command("s2")
+def sync_s2_command(
+    location: LocationArg, dry_run: DryRunOpt = False, max_deletes: MaxDeletesOpt = None, wait: WaitOpt = None
+) -> None:
+    """Apply Semantic Scholar datasets diffs (`<dataset>/<from>_to_<to>/update_files, delete_files`; papers,
+    authors, abstracts, citations) from the graph's release on, step by step in release order; a gap in the
+    chain is refused. The first sync starts at the oldest step (load that release in full first)."""
+    from weft.loaders.sync.s2 import sync_s2
+
+    _run_sync("s2", sync_s2, location, dry_run, max_deletes, wait)
+
+
+def _run_sync(
+    source: str,
+    sync: Callable[..., SyncReport],
+    location: str,
+    dry_run: bool,
+    max_deletes: int | None,
+    wait: str | None,
+) -> None:
+    """Run one source's sync under the writer lock (none for a dry run) and print what it did."""
+    from weft.loaders.derived import PairLimits
 
     with connected() as (driver, settings):
         limit = max_deletes if max_deletes is not None else _default_max_deletes(driver, settings)
         try:
-            with nullcontext() if dry_run else writing(driver, settings, "sync openalex", wait):
-                report = sync_openalex(
+            with nullcontext() if dry_run else writing(driver, settings, f"sync {source}", wait):
+                report = sync(
                     driver,
                     location,
                     database=settings.neo4j_database,
@@ -65,7 +98,7 @@ def sync_openalex_command(
     Console().print(table)
     units = ", ".join(report.units) or "nothing new"
     typer.echo(
-        f"openalex: watermark {report.watermark_before or 'none'} -> {report.watermark or 'none'} ({units}); "
+        f"{source}: watermark {report.watermark_before or 'none'} -> {report.watermark or 'none'} ({units}); "
         f"{report.rejected} records rejected; {report.seconds:.1f}s"
         + (" (dry run: nothing written)" if dry_run else "")
     )
