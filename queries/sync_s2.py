@@ -12,6 +12,9 @@ EXISTING_S2_PAPERS: LiteralString = "UNWIND $ids AS oid MATCH (n:Paper {corpus_i
 EXISTING_S2_RESEARCHERS: LiteralString = "UNWIND $ids AS oid MATCH (n:Researcher {s2_id: oid}) RETURN oid, n.id AS id"
 EXISTING_ARXIV_PAPERS: LiteralString = "UNWIND $ids AS oid MATCH (n:Paper {arxiv_id: oid}) RETURN oid, n.id AS id"
 
+# What arXiv said last of each paper ($ids: arXiv ids): its source rank (level|updated|digest), or null.
+ARXIV_RANKS: LiteralString = "UNWIND $ids AS oid MATCH (n:Paper {arxiv_id: oid}) RETURN oid, n.arxiv_rank AS rank"
+
 # What papers about to be replaced or deleted hold now ($ids: corpus ids): their authors (whose pairs are
 # recounted whatever the new records say), the papers citing them, their references and categories.
 S2_PAPERS_BEFORE: LiteralString = """
@@ -133,4 +136,12 @@ WHERE NOT EXISTS { (r)-[:AUTHORED]->() }
   AND none(k IN keys(r) WHERE k ENDS WITH '_rank' AND r[k] STARTS WITH $full + '|')
 DETACH DELETE r
 RETURN rid AS id
+"""
+
+# The names a paper-scoped researcher ($ids; `scoped_key` starting with $prefix, e.g. 'arxiv:') was written
+# with: only the replaced record stated them, and a write unions names, so they go before it is written again.
+CLEAR_SCOPED_NAMES: LiteralString = """
+UNWIND $ids AS rid
+MATCH (r:Researcher {id: rid}) WHERE r.scoped_key STARTS WITH $prefix
+SET r.alt_names = null, r.alt_names_text = null
 """

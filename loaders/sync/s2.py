@@ -293,6 +293,9 @@ def _apply_step(
         seen=seen,
     )
     _release(driver, database, ids)
+    if authors:  # an id-less author slot's names are the replaced record's only
+        with translated_errors("releasing what S2 no longer states"):
+            run_marked(driver, database, qs.CLEAR_SCOPED_NAMES, ids=authors, prefix=f"{SOURCE}:")
     writer = _write_updates(driver, database, step, batch_size, limits)
     with translated_errors("deleting what S2 deleted"), driver.session(database=database) as session:
         for oid in dict.fromkeys(ids.gone_papers):

@@ -61,6 +61,18 @@ def sync_s2_command(
     _run_sync("s2", sync_s2, location, dry_run, max_deletes, wait)
 
 
+@sync_app.command("arxiv")
+def sync_arxiv_command(
+    location: LocationArg, dry_run: DryRunOpt = False, max_deletes: MaxDeletesOpt = None, wait: WaitOpt = None
+) -> None:
+    """Apply a newer arXiv metadata file (the snapshot's JSON Lines; a file or a folder): the records dated after
+    the watermark (the newest update_date or version date applied) that changed replace arXiv's title, abstract,
+    authors, categories and versions. arXiv deletes nothing."""
+    from weft.loaders.sync.arxiv import sync_arxiv
+
+    _run_sync("arxiv", sync_arxiv, location, dry_run, max_deletes, wait)
+
+
 def _run_sync(
     source: str,
     sync: Callable[..., SyncReport],
