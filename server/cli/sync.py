@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from weft.loaders.sync.units import SyncReport
 
 sync_app = typer.Typer(
-    help="Apply what a source published since the graph's watermark (replace, merge, log).", no_args_is_help=True
+    help="Apply what a source published since the graph's watermark: openalex (snapshot partitions and merges), "
+    "s2 (datasets diffs), arxiv (a newer metadata dump). Replace, merge, delete, log; see weft status.",
+    no_args_is_help=True,
 )
 console = Console(stderr=True)
 LocationArg = Annotated[
@@ -33,7 +35,9 @@ DryRunOpt = Annotated[bool, typer.Option("--dry-run", help="Print what would cha
 MaxDeletesOpt = Annotated[
     int | None,
     typer.Option(
-        "--max-deletes", min=0, help="Refuse a sync deleting more records than this [default: 1% of the graph]."
+        "--max-deletes",
+        min=0,
+        help="Refuse a sync deleting more records than this (default: 1% of the graph, at least 100).",
     ),
 ]
 

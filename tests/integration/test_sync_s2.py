@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from neo4j import Driver
+from typer.testing import CliRunner
 
 from tests.integration.test_sync_openalex import graph_state
 from tests.s2_sync_fixtures import FROM, IDS, NEW_ABSTRACT, NEW_TITLE, STEP, TO, write_s2
@@ -25,6 +26,7 @@ from weft.graph.sync_state import changes, sync_state
 from weft.loaders.run import load_paths
 from weft.loaders.sync import s2_layout
 from weft.loaders.sync.s2 import sync_s2
+from weft.server.cli.main import app
 
 State = tuple[dict[str, Any], Counter[str]]
 
@@ -83,6 +85,9 @@ def test_a_sync_of_the_step_equals_a_full_load_of_after_and_again_changes_nothin
     assert ("works", "deleted", IDS["P5"]) in logged and ("works", "new", IDS["P6"]) in logged
     assert sync_state(driver, db, "s2")["watermark"] == TO
 
+    out = CliRunner().invoke(app, ["status"])
+    assert out.exit_code == 0 and f"s2: watermark {TO}" in out.output, out.output
+    assert "works: 1 new, 3 updated, 0 merged, 1 deleted" in out.output, out.output
     again = sync_s2(driver, s2_dirs[2], database=db)  # nothing past the watermark: nothing to do
     assert again.units == [] and again.watermark == TO
     _same(graph_state(driver, db), s2_expected)
@@ -105,8 +110,9 @@ def test_a_dry_run_writes_nothing(
 ) -> None:
     db = settings.neo4j_database
     _load(driver, settings, s2_dirs[0])
-    report = sync_s2(driver, s2_dirs[2], database=db, dry_run=True)
-    assert report.units == [STEP] and report.entities["works"].deleted == 1
+    out = CliRunner().invoke(app, ["sync", "s2", str(s2_dirs[2]), "--dry-run"])
+    assert out.exit_code == 0 and f"s2: watermark none -> {TO} ({STEP})" in out.output, out.output
+    assert "dry run: nothing written" in out.output
     _same(graph_state(driver, db), s2_before)
     assert sync_state(driver, db, "s2") == {}
 
