@@ -133,7 +133,7 @@ def sync_s2(
             migrate(driver, database, recheck=False, top_ties=limits.top_ties)
             migrated = True
         _apply_step(driver, database, step, ids, existing, batch_size, limits)
-        echo(f"applied {step.name}: {len(ids.papers)} papers, {len(ids.authors)} authors, {deletes} deletes")
+        echo(f"applied {step.name}: {len(ids.papers)} papers, {len(ids.authors)} authors, {ids.deletes()} deletes")
     report.seconds = time.perf_counter() - started
     if not dry_run:
         record_summary(driver, database, report)
