@@ -11,7 +11,8 @@ fixture gives five sample papers four sample authors and citations between them.
 * removed and new citations (P1 no longer cites P3; P2 cites P4; the new paper cites P1);
 * a deleted paper (P5, with the citation to it; its only author has no record and goes with it);
 * a new paper by an existing author (P6, by A1);
-* an author record re-issued (A4's counts).
+* an author record re-issued (A4's counts);
+* a deleted author (A5, whose only paper P3 is re-issued without them).
 """
 
 from __future__ import annotations
@@ -38,9 +39,9 @@ def _sample(dataset: str) -> list[dict[str, Any]]:
 
 
 def _base() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
-    """Papers P1..P6 and authors A1..A4 (sample records), and the abstracts' texts."""
+    """Papers P1..P6 and authors A1..A5 (sample records), and the abstracts' texts."""
     papers = copy.deepcopy(_sample("papers")[:6])
-    authors = copy.deepcopy(_sample("authors")[:4])
+    authors = copy.deepcopy(_sample("authors")[:5])
     texts = [r["abstract"] for r in _sample("abstracts")[:2]]
     return papers, authors, texts
 
@@ -62,6 +63,7 @@ CHANGES = {
     "deleted": "P5",
     "new_paper": ("P6", "A1"),
     "author_updated": "A4",
+    "deleted_author": ("A5", "P3"),
 }
 
 
@@ -74,7 +76,7 @@ def states() -> dict[str, dict[str, list[dict[str, Any]]]]:
     papers, authors, texts = _base()
     p = {f"P{i + 1}": r for i, r in enumerate(papers)}
     a = {f"A{i + 1}": r for i, r in enumerate(authors)}
-    lists = {"P1": ["A1", "A2"], "P2": ["A2", "A3"], "P3": ["A1"], "P4": ["A3", "A4"]}
+    lists = {"P1": ["A1", "A2"], "P2": ["A2", "A3"], "P3": ["A1", "A5"], "P4": ["A3", "A4"]}
     for name, people in lists.items():
         p[name]["authors"] = [_mention(a[x]) for x in people]
     cid = {k: v["corpusid"] for k, v in p.items()}
@@ -89,26 +91,27 @@ def states() -> dict[str, dict[str, list[dict[str, Any]]]]:
     before_cites = [("P1", "P2"), ("P1", "P3"), ("P2", "P3"), ("P3", "P4"), ("P4", "P5")]
     before = {
         "papers": [p[x] for x in ("P1", "P2", "P3", "P4", "P5")],
-        "authors": [a[x] for x in ("A1", "A2", "A3", "A4")],
+        "authors": [a[x] for x in ("A1", "A2", "A3", "A4", "A5")],
         "citations": [cite(x, y) for x, y in before_cites],
         "abstracts": [abstract("P1", texts[0]), abstract("P2", texts[1])],
     }
     p1 = {**copy.deepcopy(p["P1"]), "title": NEW_TITLE, "updated": LATER}
     p2 = {**copy.deepcopy(p["P2"]), "authors": [_mention(a["A2"])], "updated": LATER}
+    p3 = {**copy.deepcopy(p["P3"]), "authors": [_mention(a["A1"])], "updated": LATER}
     p4 = {**copy.deepcopy(p["P4"]), "authors": [_mention(a[x]) for x in ("A3", "A4", "A1")], "updated": LATER}
     p6 = {**copy.deepcopy(p["P6"]), "authors": [_mention(a["A1"])], "updated": LATER}
     a4 = {**copy.deepcopy(a["A4"]), "papercount": (a["A4"].get("papercount") or 0) + 1, "updated": LATER}
     new_abstract = abstract("P1", NEW_ABSTRACT)
     after_cites = [c for c in before_cites if c not in (("P1", "P3"), ("P4", "P5"))] + [("P2", "P4"), ("P6", "P1")]
     after = {
-        "papers": [p1, p2, p["P3"], p4, p6],
+        "papers": [p1, p2, p3, p4, p6],
         "authors": [a["A1"], a["A2"], a["A3"], a4],
         "citations": [cite(x, y) for x, y in after_cites],
         "abstracts": [new_abstract, abstract("P2", texts[1])],
     }
     step = {
-        "papers": ([p1, p2, p4, p6], [{"corpusid": cid["P5"]}]),
-        "authors": ([a4], []),
+        "papers": ([p1, p2, p3, p4, p6], [{"corpusid": cid["P5"]}]),
+        "authors": ([a4], [{"authorid": a["A5"]["authorid"]}]),
         "abstracts": ([new_abstract], []),
         "citations": ([cite("P2", "P4"), cite("P6", "P1")], [cite("P1", "P3"), cite("P4", "P5")]),
     }

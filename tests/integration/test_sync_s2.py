@@ -75,7 +75,7 @@ def test_a_sync_of_the_step_equals_a_full_load_of_after_and_again_changes_nothin
     report = sync_s2(driver, s2_dirs[2], database=db, batch_size=20)
     assert (report.watermark_before, report.watermark, report.units) == (None, TO, [STEP])
     works, authors = report.entities["works"], report.entities["authors"]
-    assert (works.new, works.updated, works.deleted, authors.updated) == (1, 3, 1, 1)
+    assert (works.new, works.updated, works.deleted, authors.updated, authors.deleted) == (1, 4, 1, 1, 1)
     _same(graph_state(driver, db), s2_expected)
     title = driver.execute_query(
         "MATCH (p:Paper {corpus_id: $c}) RETURN p.title AS t, p.abstract AS a", c=IDS["P1"], database_=db
@@ -83,11 +83,12 @@ def test_a_sync_of_the_step_equals_a_full_load_of_after_and_again_changes_nothin
     assert [(r["t"], r["a"]) for r in title] == [(NEW_TITLE, NEW_ABSTRACT)]
     logged = {(c["entity"], c["kind"], c["source_id"]) for c in changes(driver, db) if c["source"] == "s2"}
     assert ("works", "deleted", IDS["P5"]) in logged and ("works", "new", IDS["P6"]) in logged
+    assert ("authors", "deleted", IDS["A5"]) in logged
     assert sync_state(driver, db, "s2")["watermark"] == TO
 
     out = CliRunner().invoke(app, ["status"])
     assert out.exit_code == 0 and f"s2: watermark {TO}" in out.output, out.output
-    assert "works: 1 new, 3 updated, 0 merged, 1 deleted" in out.output, out.output
+    assert "works: 1 new, 4 updated, 0 merged, 1 deleted" in out.output, out.output
     again = sync_s2(driver, s2_dirs[2], database=db)  # nothing past the watermark: nothing to do
     assert again.units == [] and again.watermark == TO
     _same(graph_state(driver, db), s2_expected)
