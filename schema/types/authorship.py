@@ -8,7 +8,6 @@ import strawberry
 
 from weft.schema.context import Info
 from weft.schema.support.dataloaders import load_each
-from weft.schema.support.eager import eager
 from weft.schema.types.refs import InstitutionRef, ResearcherRef
 
 
@@ -38,7 +37,6 @@ class Authorship:
         )
 
     @strawberry.field(description="Institutions this author stated on this paper.")
-    @eager
     async def affiliations(self, info: Info) -> list[InstitutionRef]:
         from weft.schema.types.institution import Institution
 

@@ -27,7 +27,6 @@ from weft.schema.support.connection import (
     connection,
 )
 from weft.schema.support.dataloaders import Loaders
-from weft.schema.support.eager import eager
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import category_ids
 from weft.schema.support.paging import Window, check_range, window
@@ -83,23 +82,19 @@ class Institution(NamedEntity):
         return tuple(await info.context.data.family.load((self.id, True)) or [self.id])
 
     @strawberry.field(description="The institutions this one is part of (ROR hierarchy).")
-    @eager
     async def parent(self, info: Info) -> Institution | None:
         parents = await info.context.data.parents.load(self.id)
         return Institution.from_record(parents[0]) if parents else None
 
     @strawberry.field(description="Every institution this one is directly part of.")
-    @eager
     async def parents(self, info: Info) -> list[Institution]:
         return [Institution.from_record(p) for p in await info.context.data.parents.load(self.id)]
 
     @strawberry.field(description="Institutions directly part of this one.")
-    @eager
     async def children(self, info: Info) -> list[Institution]:
         return [Institution.from_record(c) for c in await info.context.data.children.load(self.id)]
 
     @strawberry.field(description="Researchers affiliated here with their paper counts and years, most papers first.")
-    @eager
     async def roster(
         self,
         info: Info,
@@ -124,7 +119,6 @@ class Institution(NamedEntity):
         return connection(found, page, RosterEntry.from_record)
 
     @strawberry.field(description="Papers with an author stating this institution.")
-    @eager
     async def papers(
         self,
         info: Info,
@@ -156,7 +150,6 @@ class Institution(NamedEntity):
         return connection(found, page, Paper.from_record)
 
     @strawberry.field(description="This institution's most cited papers.")
-    @eager
     async def most_cited(
         self,
         info: Info,
@@ -172,7 +165,6 @@ class Institution(NamedEntity):
         description="Institutions this one co-publishes with: those stated on papers that also state this "
         "one (by any of their authors), most shared papers first."
     )
-    @eager
     async def collaborators(
         self,
         info: Info,

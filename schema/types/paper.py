@@ -20,7 +20,6 @@ from weft.graph.sources import SOURCE_KEYS
 from weft.schema.context import Info
 from weft.schema.support.connection import After, Connection, First, connection
 from weft.schema.support.dataloaders import Loaders
-from weft.schema.support.eager import eager
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.paging import check_range, window
 from weft.schema.support.prefetch import AskedField, NodeReads, Selection, covers, node_props, prime
@@ -161,7 +160,6 @@ class Paper(Entity):
     @strawberry.field(
         description="Authors in author-list order, with position, rank and the affiliations stated on this paper."
     )
-    @eager
     async def authors(self, info: Info) -> list[Authorship]:
         rows = await info.context.data.authorships.load(self.id)
         if rows and not covers(rows[0].get("researcher_props"), info, _author_props):
@@ -169,7 +167,6 @@ class Paper(Entity):
         return [Authorship.from_record(r) for r in rows]
 
     @strawberry.field(description="Categories, primary first; optionally only one scheme.")
-    @eager
     async def categories(
         self,
         info: Info,
@@ -181,7 +178,6 @@ class Paper(Entity):
         return [PaperCategory.from_record(r) for r in rows if scheme is None or r["category"].get("scheme") == scheme]
 
     @strawberry.field(description="Loaded papers that cite this one.")
-    @eager
     async def cited_by(
         self,
         info: Info,
@@ -199,7 +195,6 @@ class Paper(Entity):
         return connection(found, page, Paper.from_record)
 
     @strawberry.field(description="Loaded papers this one cites, most cited first.")
-    @eager
     async def references(
         self,
         info: Info,
@@ -217,7 +212,6 @@ class Paper(Entity):
         description="Papers about much the same thing, by the meaning of title and abstract (cosine of sentence "
         "vectors), best first; empty when this paper has no vector (see `vectorModel`)."
     )
-    @eager
     async def similar(
         self, info: Info, first: Annotated[int, strawberry.argument(description="How many, at most 50.")] = 10
     ) -> list[SimilarPaper]:
@@ -229,7 +223,6 @@ class Paper(Entity):
         description="The model that made this paper's sentence vector (for semantic search and `similar`); null "
         "when it has none: a paper with neither title nor abstract gets none, others get one from `weft embed`."
     )
-    @eager
     async def vector_model(self, info: Info) -> str | None:
         return await semantic.vector_model(info.context.reader, self.id)
 

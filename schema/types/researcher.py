@@ -37,7 +37,6 @@ from weft.schema.support.connection import (
     connection,
 )
 from weft.schema.support.dataloaders import Loaders
-from weft.schema.support.eager import eager
 from weft.schema.support.enums import CoauthorSort, PaperSort
 from weft.schema.support.filters import category_ids
 from weft.schema.support.paging import Window, check_range, window
@@ -141,24 +140,20 @@ class Researcher(NamedEntity):
         return found or {"paper_count": 0, "citation_count": 0, "h_index": 0, "i10_index": 0}
 
     @strawberry.field(description="Papers by this researcher in this graph.")
-    @eager
     async def paper_count(self, info: Info) -> int:
         if (count := self.props.get("paper_count")) is not None:  # read with the node (a folded co-author page)
             return int(count)
         return int((await self._stats(info))["paper_count"])
 
     @strawberry.field(description="Sum of `citedByCount` over this researcher's papers in this graph.")
-    @eager
     async def citation_count(self, info: Info) -> int:
         return int((await self._stats(info))["citation_count"])
 
     @strawberry.field(description="h-index over this researcher's papers in this graph.")
-    @eager
     async def h_index(self, info: Info) -> int:
         return int((await self._stats(info))["h_index"])
 
     @strawberry.field(description="i10-index: papers in this graph cited at least 10 times.")
-    @eager
     async def i10_index(self, info: Info) -> int:
         return int((await self._stats(info))["i10_index"])
 
@@ -173,7 +168,6 @@ class Researcher(NamedEntity):
         return source_counts(self.props, "cited_by_count")
 
     @strawberry.field(description="First, middle and last authorships over papers whose author list is complete.")
-    @eager
     async def author_positions(self, info: Info) -> AuthorPositions:
         row = await info.context.data.author_positions.load(self.id) or {
             "first": 0,
@@ -186,7 +180,6 @@ class Researcher(NamedEntity):
         )
 
     @strawberry.field(description="Categories of one scheme over this researcher's papers, most papers first.")
-    @eager
     async def fields(
         self,
         info: Info,
@@ -200,7 +193,6 @@ class Researcher(NamedEntity):
         return [CategoryCount(category=Category.from_record(r["category"]), count=r["count"]) for r in rows]
 
     @strawberry.field(description="This researcher's most cited paper in this graph.")
-    @eager
     async def most_cited_paper(self, info: Info) -> PaperRef | None:
         from weft.schema.types.paper import Paper
 
@@ -208,7 +200,6 @@ class Researcher(NamedEntity):
         return Paper.from_record(found) if found else None
 
     @strawberry.field(description="Researcher records with the same normalised name, with the evidence linking them.")
-    @eager
     async def same_name(self, info: Info) -> list[SameNameResearcher]:
         rows = await info.context.data.same_name.load(self.id)
         return [
@@ -216,13 +207,11 @@ class Researcher(NamedEntity):
         ]
 
     @strawberry.field(description="Institutions this researcher is affiliated with, most recent first.")
-    @eager
     async def institutions(self, info: Info) -> list[Affiliation]:
         rows = await info.context.data.affiliations.load(self.id)
         return [Affiliation.from_record(r) for r in rows]
 
     @strawberry.field(description="This researcher's papers in this graph, newest first by default.")
-    @eager
     async def papers(
         self,
         info: Info,
@@ -244,7 +233,6 @@ class Researcher(NamedEntity):
         return connection(found, page, Paper.from_record)
 
     @strawberry.field(description="Co-authors with the number of shared papers, heaviest first by default.")
-    @eager
     async def coauthors(
         self,
         info: Info,
@@ -270,7 +258,6 @@ class Researcher(NamedEntity):
         "papers' sentence vectors compared by cosine), best first; empty when none of this researcher's papers "
         "has a vector (run `weft embed`)."
     )
-    @eager
     async def similar_researchers(
         self,
         info: Info,
