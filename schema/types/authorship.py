@@ -25,7 +25,7 @@ class Authorship:
         """From a `{researcher, authorship}` row (node and relationship properties)."""
         from weft.schema.types.researcher import Researcher
 
-        a = row.get("authorship") or {}
+        a: dict[str, Any] = row.get("authorship") or {}
         rank = a.get("rank")
         return cls(
             props=a,
