@@ -39,7 +39,7 @@ class PageInfo:
 
 
 def _cursor(self: Edge[Any]) -> str:
-    """An edge's cursor, encoded when asked (`self`: the direct path calls it as a method)."""
+    """An edge's cursor, encoded only when asked (`self`: the edge)."""
     return self.encoded()
 
 
