@@ -6,7 +6,7 @@ compiled into *parameters* of one constant query in `queries/`: a boolean or a m
 subquery runs only `WHERE $want.stats` / `WHERE $papers IS NOT NULL`), each connection's window, sort and
 filters passed as values.
 
-How a root resolver folds (see `schema/roots/researchers.py` and `schema/types/researcher.py`):
+How a root resolver folds (the parts are declared in one table per root: schema/support/parts.py):
 
 1. `sel = Selection.of(info)` is what the query asks of the object the root field returns, through
    fragments, inline fragments and `@skip`/`@include`; each field comes with its arguments as the
@@ -16,8 +16,8 @@ How a root resolver folds (see `schema/roots/researchers.py` and `schema/types/r
    `field.selection.at("edges", "node")` what that field asks further down.
 2. Fold the *first* occurrence of each field into the query's parameters; leave out any field whose
    arguments are invalid (its resolver raises the error, as before) or not worth folding.
-3. Run the one query, then `prime(loader, key, value)` each folded part under exactly the key its field
-   resolver loads with, in the shape that loader's batch function returns.
+3. Run the one query, then prime each folded part's DataLoader under exactly the key its field resolver
+   loads with, in the shape that loader's batch function returns (`parts.read_folded` does all three).
 
 Field resolvers keep their DataLoader path unchanged: one whose arguments were folded finds its key
 primed and runs no query; any other (a second alias with other arguments, a filter not folded, a nested
@@ -48,7 +48,6 @@ from graphql import (
     is_abstract_type,
 )
 from graphql.execution.values import VariableValues, get_argument_values, get_directive_values
-from strawberry.dataloader import DataLoader
 
 from weft.schema.context import Info
 
@@ -223,8 +222,3 @@ def covers(held: tuple[str, ...] | None, info: Info, reads: Callable[[Selection]
         return True
     mine = reads(Selection.of(info))
     return mine is not None and all(p in held for p in mine)
-
-
-def prime(loader: DataLoader[K, V], key: K, value: V) -> None:
-    """Put a folded value in this request's DataLoader cache under the key its field resolver loads."""
-    loader.prime(key, value)
