@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from graphql import (
     FieldNode,
@@ -53,10 +53,6 @@ from weft.schema.context import Info
 
 FOLDING = True
 """Whether root fields fold their selection; tests set it False to compare with every field loading alone."""
-
-K = TypeVar("K")
-V = TypeVar("V")
-T = TypeVar("T")
 
 
 class AskedField:
