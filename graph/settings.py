@@ -217,31 +217,6 @@ def load_settings() -> Settings:
     )
 
 
-@dataclass(frozen=True)
-class Switches:
-    """The serving shortcuts, each on unless its variable is `0` (off only to compare with and without, in
-    bench/ and tests; read once at import by the module using it)."""
-
-    fold: bool = True  # WEFT_FOLD: fold a request into one Cypher query per root field (schema/support/prefetch.py)
-    keep_folds: bool = True  # WEFT_KEEP_FOLDS: keep a direct plan's folds across requests (prefetch.py)
-    flat_lists: bool = True  # WEFT_FLAT_LISTS: complete plain lists in one pass (schema/support/execution.py)
-    direct: bool = True  # WEFT_DIRECT: answer repeated documents without graphql-core (schema/support/direct.py)
-
-
-def load_switches() -> Switches:
-    """Read the switches from the environment."""
-
-    def on(name: str) -> bool:
-        return os.environ.get(name, "1") != "0"
-
-    return Switches(
-        fold=on("WEFT_FOLD"),
-        keep_folds=on("WEFT_KEEP_FOLDS"),
-        flat_lists=on("WEFT_FLAT_LISTS"),
-        direct=on("WEFT_DIRECT"),
-    )
-
-
 def available_cores() -> int:
     """The cores this process may run on (its CPU affinity), at least 1."""
     try:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import strawberry
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
@@ -15,7 +13,6 @@ from weft.schema.roots.papers import PaperQuery
 from weft.schema.roots.researchers import ResearcherQuery
 from weft.schema.roots.search import SearchQuery
 from weft.schema.roots.service import ServiceQuery
-from weft.schema.support.direct import DirectPlans
 from weft.schema.support.errors import CodedErrors, log_errors
 from weft.schema.support.execution import FlatListExecutor
 from weft.schema.support.limits import PreparedDocuments
@@ -29,12 +26,7 @@ class Query(ServiceQuery, PaperQuery, ResearcherQuery, InstitutionQuery, SearchQ
 
 
 class WeftSchema(strawberry.Schema):
-    """Strawberry's schema, logging errors with the request id (before they are coded and masked), and the
-    plans answering repeated documents without graphql-core (schema/support/direct.py)."""
-
-    def __init__(self, *args: Any, prepared: PreparedDocuments | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.direct = DirectPlans(self, prepared) if prepared is not None else None
+    """Strawberry's schema, logging errors with the request id (before they are coded and masked)."""
 
     def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
         log_errors(errors, execution_context.context if execution_context else None)
@@ -47,7 +39,6 @@ def build_schema() -> WeftSchema:
         query=Query,
         extensions=[prepared.extension, CodedErrors],
         execution_context_class=FlatListExecutor,
-        prepared=prepared,
     )
 
 

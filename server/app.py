@@ -6,8 +6,8 @@ app, driver and caches, so nothing here is shared between processes.
 /graphql follows GraphQL over HTTP: GET (queries only) and POST, `application/json` and
 `application/graphql-response+json` (request errors get 400 and no `data` with the latter),
 batching off. Each response carries `x-request-id` and `x-weft-cypher-queries`; repeated requests are
-answered from server/response_cache.py while the data stays the same (`x-weft-cache`). A repeated
-document that schema/support/direct.py plans is answered without graphql-core (`x-weft-direct: 1`).
+answered from server/response_cache.py while the data stays the same (`x-weft-cache`); every other one by
+graphql-core (schema/support/execution.py), one path.
 """
 
 from __future__ import annotations
@@ -36,13 +36,10 @@ from strawberry.types import ExecutionResult
 from strawberry.types.unset import UNSET
 
 from weft.graph.driver import open_async_driver
-from weft.graph.errors import Unavailable
 from weft.graph.network_cache import NETWORK_CACHE
 from weft.graph.settings import Settings, load_settings
 from weft.schema.context import Context
 from weft.schema.root import build_schema
-from weft.schema.support import direct
-from weft.schema.support.direct import DirectPlans
 from weft.server import health, network_routes, protections
 from weft.server.availability import Availability, Drain
 from weft.server.graphql_request import Params, decode_json, preferred_media_type, prefers_html, request_params
@@ -129,71 +126,28 @@ class WeftGraphQL(GraphQL[Context, None]):
         return request.method == "GET" and prefers_html(request.headers.get("accept"))
 
     async def checked_params(self, request: Request) -> Params | None:
-        """The request's parameters, checked once for every path before one is chosen (a 400 `HTTPException`
-        when malformed); None for GraphiQL's page and for bodies the view refuses itself."""
+        """The request's parameters, checked before execution (a 400 `HTTPException` when malformed); None for
+        GraphiQL's page and for bodies the view refuses itself."""
         if self.should_render_graphql_ide(self.request_adapter_class(request)):
             return None
         return await request_params(request)
 
-    async def answer_directly(self, request: Request, params: Params) -> Response | None:
-        """The answer of a repeated document a plan covers, without Strawberry's execution or graphql-core
-        (schema/support/direct.py); None when the ordinary path must answer. A request the plan refuses
-        midway goes the ordinary way too (its Cypher queries still counted in `x-weft-cypher-queries`)."""
-        plans: DirectPlans | None = getattr(self.schema, "direct", None)
-        if plans is None or not direct.DIRECT:
-            return None
-        if params.query is None or not is_direct_request(request):
-            return None
-        query, name, variables = params.query, params.operation_name, params.variables
-        plan = plans.plan(query, name)
-        if plan is None:
-            return None
-        context = await self.get_context(request)
-        deadline = request.app.state.settings.request_deadline_s
-        try:
-            async with asyncio.timeout(deadline):
-                data = await plan.execute(context, variables or {})
-        except TimeoutError:
-            result = past_deadline(deadline)
-            rendered = await self.process_result(request, result)
-            return self.create_response(response_data=rendered, sub_response=await self.get_sub_response(request))
-        except Exception as exc:  # noqa: BLE001 - whatever it was, the ordinary path answers (and reports it)
-            request.state.weft_direct_queries = context.reader.queries_run
-            if not plan.operation.variable_definitions and not isinstance(exc, Unavailable):
-                plans.refuse(query, name)  # nothing varies: it would be refused again (an outage passes)
-            return None
-        media_type = preferred_media_type(request.headers.get("accept"))
-        headers = {**per_request_headers(context, context.reader.queries_run), "x-weft-direct": "1"}
-        return DirectResponse(
-            self.encode_json({"data": data}),
-            headers=headers,
-            media_type=GRAPHQL_RESPONSE_CONTENT_TYPE if media_type == GRAPHQL_RESPONSE_JSON else JSON,
-        )
-
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
-        response: Any = None
         if isinstance(request, Request):
             refused = await read_bounded_body(request)
             if refused is not None:
                 return refused
             try:
-                params = await self.checked_params(request)
+                await self.checked_params(request)
             except HTTPException as exc:
                 return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
-            if params is not None and context is UNSET and root_value is UNSET:
-                response = await self.answer_directly(request, params)
-        if response is None:
-            try:
-                response = await super().run(request, context, root_value)
-            except HTTPException as exc:  # Strawberry's plain-text refusals, as GraphQL-shaped errors
-                return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
-        if isinstance(request, Request) and isinstance(response, Response) and not isinstance(response, DirectResponse):
+        try:
+            response = await super().run(request, context, root_value)
+        except HTTPException as exc:  # Strawberry's plain-text refusals, as GraphQL-shaped errors
+            return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
+        if isinstance(request, Request) and isinstance(response, Response):
             stamp(request, response)
         return response
-
-
-class DirectResponse(Response):
-    """A direct answer (`WeftGraphQL.answer_directly`): made with its per-request headers already."""
 
 
 def stamp(request: Request, response: Response) -> None:
@@ -206,22 +160,12 @@ def stamp(request: Request, response: Response) -> None:
         response.status_code = status
     context = getattr(state, "weft_context", None)
     if context is not None:
-        queries = context.reader.queries_run + getattr(state, "weft_direct_queries", 0)
-        response.headers.update(per_request_headers(context, queries))
+        response.headers.update(per_request_headers(context, context.reader.queries_run))
 
 
 def per_request_headers(context: Context, queries: int) -> dict[str, str]:
     """The headers every GraphQL response carries: its request id and how many Cypher queries it ran."""
     return {"x-request-id": context.request_id, "x-weft-cypher-queries": str(queries)}
-
-
-def is_direct_request(request: Request) -> bool:
-    """Whether the direct path may answer: a plain JSON POST (not GET, no streaming Accept)."""
-    headers = request.headers
-    accept = headers.get("accept", "")
-    if request.method != "POST" or not headers.get("content-type", "").startswith(JSON):
-        return False
-    return "multipart" not in accept and "event-stream" not in accept
 
 
 def past_deadline(deadline: float | None) -> ExecutionResult:

@@ -1,11 +1,10 @@
 """A GraphQL-over-HTTP request's parameters, decoded and checked once, before any path answers it.
 
-/graphql has more than one way to answer (server/app.py: the direct plans of schema/support/direct.py and
-Strawberry's view with graphql-core; server/response_cache.py in front of both keeps only their complete
-successes), so a malformed request is refused here, the same way for every path: a body that is no JSON
-(invalid UTF-8 included), JSON nested past `MAX_DEPTH`, no object, or an object whose `query`,
-`operationName`, `variables` or `extensions` has the wrong type gets a 400 (`HTTPException`, which the app
-turns into a GraphQL-shaped error), never a 500 that drops the connection.
+/graphql answers from server/response_cache.py (which keeps only complete successes) or with Strawberry's
+view and graphql-core (server/app.py), so a malformed request is refused here, the same way for both: a body
+that is no JSON (invalid UTF-8 included), JSON nested past `MAX_DEPTH`, no object, or an object whose
+`query`, `operationName`, `variables` or `extensions` has the wrong type gets a 400 (`HTTPException`, which
+the app turns into a GraphQL-shaped error), never a 500 that drops the connection.
 """
 
 from __future__ import annotations

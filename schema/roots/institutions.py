@@ -7,9 +7,11 @@ from typing import Annotated
 import strawberry
 
 from weft.graph.reads import institutions
+from weft.graph.reads.institutions import InstitutionParts
 from weft.schema.context import Info
 from weft.schema.support import prefetch
-from weft.schema.types.institution import Institution, fold_institution, prime_institution
+from weft.schema.support.parts import read_folded
+from weft.schema.types.institution import INSTITUTION_PAGE, Institution
 
 
 @strawberry.type
@@ -27,9 +29,5 @@ class InstitutionQuery:
         if not prefetch.FOLDING:
             found = await institutions.find_institution(info.context.reader, id)
             return Institution.from_record(found) if found else None
-        parts = prefetch.fold(info, fold_institution)
-        details = await institutions.institution_details(info.context.reader, id, parts)
-        if details is None:
-            return None
-        prime_institution(info.context.data, parts, details)
-        return Institution.from_record(details.node)
+        details = await read_folded(info, INSTITUTION_PAGE, InstitutionParts, institutions.institution_details, id)
+        return Institution.from_record(details.node) if details else None

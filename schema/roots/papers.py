@@ -8,13 +8,16 @@ import strawberry
 
 from weft.graph.reads import papers
 from weft.graph.reads.page import Props
+from weft.graph.reads.papers import PaperParts
 from weft.schema.context import Info
 from weft.schema.support import prefetch
 from weft.schema.support.connection import After, Connection, First, PaperSortArg, paper_connection
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import paper_filter
 from weft.schema.support.paging import KeyWindow, key_window
-from weft.schema.types.paper import Paper, connection_props, fold_paper, prime_paper
+from weft.schema.support.parts import read_folded
+from weft.schema.support.prefetch import Selection
+from weft.schema.types.paper import PAPER_PAGE, Paper, connection_props
 from weft.schema.types.paper_filter_input import PaperFilterInput
 
 
@@ -30,12 +33,8 @@ class PaperQuery:
         if not prefetch.FOLDING:
             found = await papers.find_paper(info.context.reader, id)
             return Paper.from_record(found) if found else None
-        parts = prefetch.fold(info, fold_paper)
-        details = await papers.paper_details(info.context.reader, id, parts)
-        if details is None:
-            return None
-        prime_paper(info.context.data, parts, details)
-        return Paper.from_record(details.node)
+        details = await read_folded(info, PAPER_PAGE, PaperParts, papers.paper_details, id)
+        return Paper.from_record(details.node) if details else None
 
     @strawberry.field(description="Papers by `citedByCount`, highest first, optionally narrowed down.")
     async def most_cited(
@@ -80,7 +79,7 @@ class PaperQuery:
 
 def _node_props(info: Info) -> Props:
     """The properties the connection's papers are asked for (every property when not folding)."""
-    return prefetch.fold(info, connection_props) if prefetch.FOLDING else None
+    return connection_props(Selection.of(info)) if prefetch.FOLDING else None
 
 
 def _key(page: KeyWindow) -> papers.PaperKey | None:

@@ -7,9 +7,11 @@ from typing import Annotated
 import strawberry
 
 from weft.graph.reads import researchers
+from weft.graph.reads.researchers import ProfileParts
 from weft.schema.context import Info
 from weft.schema.support import prefetch
-from weft.schema.types.researcher import Researcher, fold_profile, prime_profile
+from weft.schema.support.parts import read_folded
+from weft.schema.types.researcher import PROFILE, Researcher
 
 
 @strawberry.type
@@ -24,9 +26,5 @@ class ResearcherQuery:
         if not prefetch.FOLDING:
             found = await researchers.find_researcher(info.context.reader, id)
             return Researcher.from_record(found) if found else None
-        parts = prefetch.fold(info, fold_profile)
-        profile = await researchers.researcher_profile(info.context.reader, id, parts)
-        if profile is None:
-            return None
-        prime_profile(info.context.data, parts, profile)
-        return Researcher.from_record(profile.node)
+        profile = await read_folded(info, PROFILE, ProfileParts, researchers.researcher_profile, id)
+        return Researcher.from_record(profile.node) if profile else None

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Final
 
-from strawberry.types.nodes import FragmentSpread, InlineFragment, SelectedField, Selection
+from strawberry.types.nodes import FragmentSpread, InlineFragment, Selection
 
 from weft.graph.network import Analytics
 
@@ -33,7 +33,7 @@ def analytics_wanted(selections: Iterable[Selection], in_nodes: bool = False) ->
     for selection in selections:
         if isinstance(selection, (FragmentSpread, InlineFragment)):
             wanted |= analytics_wanted(selection.selections, in_nodes)
-        elif isinstance(selection, SelectedField):
+        else:
             if selection.name in fields:
                 wanted.add(fields[selection.name])
             if selection.name == "nodes" and not in_nodes:

@@ -39,7 +39,7 @@ class PageInfo:
 
 
 def _cursor(self: Edge[Any]) -> str:
-    """An edge's cursor, encoded when asked (`self`: the direct path calls it as a method)."""
+    """An edge's cursor, encoded only when asked (`self`: the edge)."""
     return self.encoded()
 
 
@@ -100,10 +100,12 @@ class Connection(Generic[NodeT]):
 
 def connection(found: Page, page: Window, node: Callable[[Row], NodeT]) -> Connection[NodeT]:
     """The connection of one graph `Page` read for the `page` window, each row made a node by `node`."""
-    return Connection.build([node(row) for row in found.rows], found.total, page)
+    of: type[Connection[NodeT]] = Connection
+    return of.build([node(row) for row in found.rows], found.total, page)
 
 
 def paper_connection(found: KeyedPage, sort: str, page: KeyWindow, node: Callable[[Row], NodeT]) -> Connection[NodeT]:
     """The connection of one page of papers paged by key in `sort` order, each cursor holding its paper's key."""
     items = [((sort, paper_key(row, sort)), node(row)) for row in found.rows]
-    return Connection.keyed(items, found.total, found.has_more, page.after is not None)
+    of: type[Connection[NodeT]] = Connection
+    return of.keyed(items, found.total, found.has_more, page.after is not None)

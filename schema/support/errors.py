@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from typing import Any
 
 from graphql import GraphQLError, GraphQLSyntaxError
 from neo4j.exceptions import Neo4jError
@@ -75,7 +76,7 @@ def _code_of(error: GraphQLError) -> str:
     return "INTERNAL_SERVER_ERROR"
 
 
-def _with(error: GraphQLError, message: str, extensions: dict, keep_original: bool = True) -> GraphQLError:
+def _with(error: GraphQLError, message: str, extensions: dict[str, Any], keep_original: bool = True) -> GraphQLError:
     return GraphQLError(
         message,
         nodes=error.nodes,

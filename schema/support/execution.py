@@ -10,8 +10,7 @@ selection once per request into a `_Plan` and builds the response rows directly.
 The fast path changes no answer: anything it does not expect (a resolver, an argument, an abstract
 type, `@defer`/`@stream`, a middleware, a null in a non-null field, a value its scalar would refuse)
 sends that whole list down graphql-core's ordinary path, which then produces the value or the error
-exactly as before. `FLAT_LISTS` (environment `WEFT_FLAT_LISTS=0` turns it off) lets tests and
-benchmarks compare both paths.
+exactly as before; tests set `FLAT_LISTS` to False to compare both paths.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from graphql import (
     BREAK,
@@ -33,8 +32,6 @@ from graphql import (
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
-    GraphQLOutputType,
-    GraphQLResolveInfo,
     GraphQLString,
     Node,
     OperationDefinitionNode,
@@ -46,10 +43,8 @@ from graphql.execution.collect_fields import FieldDetailsList
 from graphql.pyutils import Path
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
-from weft.graph.settings import load_switches
-
-FLAT_LISTS = load_switches().flat_lists
-"""Whether lists of plain data take the one-pass path (False: graphql-core completes every field)."""
+FLAT_LISTS = True
+"""Whether lists of plain data take the one-pass path (tests set it False: graphql-core completes every field)."""
 
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 
@@ -244,9 +239,9 @@ class FlatListExecutor(StrawberryGraphQLCoreExecutionContext):
 
     def complete_list_value(
         self,
-        return_type: GraphQLList[GraphQLOutputType],
+        return_type: Any,  # GraphQLList[GraphQLOutputType]: graphql-core's wrapping types leave theirs unknown
         field_details_list: FieldDetailsList,
-        info: GraphQLResolveInfo,
+        info: Any,  # GraphQLResolveInfo
         path: Path,
         result: Any,
         position_context: Any,
@@ -258,13 +253,15 @@ class FlatListExecutor(StrawberryGraphQLCoreExecutionContext):
                     return complete(result)
                 except Refused:
                     pass
-        return super().complete_list_value(return_type, field_details_list, info, path, result, position_context)
+        ordinary: Any = cast(Any, super()).complete_list_value
+        return ordinary(return_type, field_details_list, info, path, result, position_context)
 
-    def _complete_for(self, output: GraphQLOutputType, details: FieldDetailsList) -> Callable[[Any], Any] | None:
-        """How to complete a value of `output` selected by `details` in one pass; None when not plain."""
-        inner: GraphQLOutputType = output.of_type if isinstance(output, GraphQLNonNull) else output
+    def _complete_for(self, output: Any, details: FieldDetailsList) -> Callable[[Any], Any] | None:
+        """How to complete a value of `output` (a GraphQLOutputType) selected by `details` in one pass; None when
+        not plain."""
+        inner: Any = cast(Any, output).of_type if isinstance(output, GraphQLNonNull) else output
         if isinstance(inner, GraphQLList):
-            item = inner.of_type
+            item: Any = cast(Any, inner).of_type
             complete = self._complete_for(item, details)
             return None if complete is None else _list_of(complete, isinstance(item, GraphQLNonNull))
         if is_leaf_type(inner):
@@ -313,7 +310,8 @@ class FlatListExecutor(StrawberryGraphQLCoreExecutionContext):
             return None
         if not getattr(definition.resolve, "_is_default", False):
             return None  # a resolver (or a field Strawberry wraps): the ordinary path runs it
-        strawberry_field = (definition.extensions or {}).get("strawberry-definition")
+        extensions: dict[str, Any] = definition.extensions or {}
+        strawberry_field = extensions.get("strawberry-definition")
         attribute = getattr(strawberry_field, "python_name", None)
         complete = self._complete_for(definition.type, details)
         if attribute is None or complete is None:

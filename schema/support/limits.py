@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from graphql import (
     ArgumentNode,
@@ -73,7 +73,7 @@ def _unwrap(type_: Any) -> tuple[Any, bool]:
     is_list = False
     while isinstance(type_, (GraphQLNonNull, GraphQLList)):
         is_list = is_list or isinstance(type_, GraphQLList)
-        type_ = type_.of_type
+        type_ = cast(Any, type_).of_type
     return type_, is_list
 
 
@@ -260,7 +260,8 @@ class Limits(SchemaExtension):
         if document is not None and context.pre_execution_errors is None:
             errors: list[GraphQLError] = []
             if not self.known_valid:
-                errors = validate_document(context.schema._schema, document, context.validation_rules)  # noqa: SLF001
+                core: GraphQLSchema = context.schema._schema  # noqa: SLF001  # pyright: ignore[reportPrivateUsage]
+                errors = validate_document(core, document, context.validation_rules)
                 if not errors and context.query is not None:
                     self.prepared.put(context.query, document)
             if not errors:
@@ -309,7 +310,8 @@ def _argument_nodes(node: Any) -> Iterator[ArgumentNode]:
             continue
         child = getattr(node, key, None)
         if isinstance(child, (list, tuple)):
-            for item in child:
+            items: list[Any] = list(cast(Any, child))
+            for item in items:
                 if isinstance(item, Node):
                     yield from _argument_nodes(item)
         elif isinstance(child, Node):
@@ -339,9 +341,11 @@ def _oversized(value: Any) -> str | None:
             if len(value) > MAX_ARGUMENT_CHARS or len(value.split()) > MAX_ARGUMENT_WORDS:
                 return f"at most {MAX_ARGUMENT_CHARS} characters and {MAX_ARGUMENT_WORDS} words"
         elif isinstance(value, list):
-            if len(value) > MAX_ARGUMENT_ITEMS:
+            values: list[Any] = cast(Any, value)
+            if len(values) > MAX_ARGUMENT_ITEMS:
                 return f"at most {MAX_ARGUMENT_ITEMS} items"
-            pending.extend(reversed(value))
+            pending.extend(reversed(values))
         elif isinstance(value, dict):
-            pending.extend(reversed(value.values()))
+            fields: dict[str, Any] = cast(Any, value)
+            pending.extend(reversed(fields.values()))
     return None

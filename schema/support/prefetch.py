@@ -6,7 +6,7 @@ compiled into *parameters* of one constant query in `queries/`: a boolean or a m
 subquery runs only `WHERE $want.stats` / `WHERE $papers IS NOT NULL`), each connection's window, sort and
 filters passed as values.
 
-How a root resolver folds (see `schema/roots/researchers.py` and `schema/types/researcher.py`):
+How a root resolver folds (the parts are declared in one table per root: schema/support/parts.py):
 
 1. `sel = Selection.of(info)` is what the query asks of the object the root field returns, through
    fragments, inline fragments and `@skip`/`@include`; each field comes with its arguments as the
@@ -16,64 +16,43 @@ How a root resolver folds (see `schema/roots/researchers.py` and `schema/types/r
    `field.selection.at("edges", "node")` what that field asks further down.
 2. Fold the *first* occurrence of each field into the query's parameters; leave out any field whose
    arguments are invalid (its resolver raises the error, as before) or not worth folding.
-3. Run the one query, then `prime(loader, key, value)` each folded part under exactly the key its field
-   resolver loads with, in the shape that loader's batch function returns.
-
-A root resolver asks for its parts with `parts = fold(info, fold_profile)`, which is `fold_profile(Selection.of(info))`
-but for a field of a document the direct path planned (schema/support/direct.py): there the field's `Folds`
-keep each fold across requests, by the values of the variables the field's selection uses (none, mostly),
-since a fold reads nothing but the selection. Only the root arguments (the id) vary from one request to the
-next, and they are not part of the selection. `KEEP_FOLDS` (environment `WEFT_KEEP_FOLDS=0` turns it off)
-lets benchmarks compare.
+3. Run the one query, then prime each folded part's DataLoader under exactly the key its field resolver
+   loads with, in the shape that loader's batch function returns (`parts.read_folded` does all three).
 
 Field resolvers keep their DataLoader path unchanged: one whose arguments were folded finds its key
 primed and runs no query; any other (a second alias with other arguments, a filter not folded, a nested
 object the root did not fold) misses the cache and loads through its DataLoader as before, batched. So
-folding changes how many round trips a request takes, never an answer. `FOLDING` (environment
-`WEFT_FOLD=0` turns it off) lets tests and benchmarks compare both paths.
+folding changes how many round trips a request takes, never an answer; tests set `FOLDING` to False to
+compare both paths.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, cast
 
 from graphql import (
-    ArgumentNode,
-    DirectiveNode,
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
     GraphQLIncludeDirective,
     GraphQLNamedType,
     GraphQLObjectType,
-    GraphQLResolveInfo,
     GraphQLSchema,
     GraphQLSkipDirective,
     InlineFragmentNode,
     SelectionSetNode,
-    VariableNode,
     get_named_type,
     is_abstract_type,
 )
 from graphql.execution.values import VariableValues, get_argument_values, get_directive_values
-from strawberry.dataloader import DataLoader
 
-from weft.graph.settings import load_switches
 from weft.schema.context import Info
 
-FOLDING = load_switches().fold
-"""Whether root fields fold their selection (False: every field loads through its DataLoader, as before)."""
-
-KEEP_FOLDS = load_switches().keep_folds
-"""Whether a planned field keeps its folds across requests (False: `fold` works each one out every request)."""
-
-K = TypeVar("K")
-V = TypeVar("V")
-T = TypeVar("T")
+FOLDING = True
+"""Whether root fields fold their selection; tests set it False to compare with every field loading alone."""
 
 
 class AskedField:
@@ -101,7 +80,7 @@ class AskedField:
         if self._definition is None:
             return Selection()
         sets = [n.selection_set for n in self._nodes if n.selection_set is not None]
-        return self._walk.selection(get_named_type(self._definition.type), sets)
+        return self._walk.selection(_named(self._definition.type), sets)
 
 
 @dataclass(frozen=True)
@@ -113,12 +92,12 @@ class Selection:
     @classmethod
     def of(cls, info: Info) -> Selection:
         """What the current field's query asks of the object it returns (empty for abstract types)."""
-        raw = info._raw_info
+        raw: Any = info._raw_info  # noqa: SLF001  # pyright: ignore[reportPrivateUsage, reportUnknownMemberType, reportUnknownVariableType]
         # Strawberry's executor hands resolvers the plain coerced dict, graphql-core's its VariableValues.
         coerced: Any = getattr(raw.variable_values, "coerced", raw.variable_values)
         walk = _Walk(raw.schema, raw.fragments, VariableValues(sources={}, coerced=dict(coerced)))
         sets = [n.selection_set for n in raw.field_nodes if n.selection_set is not None]
-        return walk.selection(get_named_type(raw.return_type), sets)
+        return walk.selection(_named(raw.return_type), sets)
 
     def all(self, name: str) -> list[AskedField]:
         """Every field asked under `name` (one per alias), in query order."""
@@ -148,6 +127,12 @@ class Selection:
                 return Selection()
             here = found.selection
         return here
+
+
+def _named(of: Any) -> GraphQLNamedType | None:
+    """The named type under any list and non-null wrappers (graphql-core's `get_named_type`, typed)."""
+    named: GraphQLNamedType | None = cast(Any, get_named_type)(of)
+    return named
 
 
 @dataclass
@@ -205,17 +190,6 @@ class _Walk:
         return is_abstract_type(wanted) and self.schema.is_sub_type(wanted, of)  # type: ignore[arg-type]
 
 
-def collect_fields(
-    schema: GraphQLSchema,
-    fragments: dict[str, FragmentDefinitionNode],
-    of: GraphQLObjectType,
-    sets: list[SelectionSetNode],
-) -> dict[str, list[FieldNode]]:
-    """The fields `sets` ask of `of` by response key, fragments flattened, as graphql-core collects them
-    (with no variables: for a document whose @skip/@include, if any, take literals)."""
-    return _Walk(schema, fragments, VariableValues(sources={}, coerced={})).grouped(of, sets)
-
-
 NodeReads = Mapping[str, tuple[str, ...]]
 """What each field of a node type reads of the node's properties (a type module's `*_READS`)."""
 
@@ -242,134 +216,5 @@ def covers(held: tuple[str, ...] | None, info: Info, reads: Callable[[Selection]
     may ask more, and then reads the page again whole."""
     if held is None:
         return True
-    mine = fold(info, reads)
+    mine = reads(Selection.of(info))
     return mine is not None and all(p in held for p in mine)
-
-
-def prime(loader: DataLoader[K, V], key: K, value: V) -> None:
-    """Put a folded value in this request's DataLoader cache under the key its field resolver loads."""
-    loader.prime(key, value)
-
-
-def fold(info: Info, fold: Callable[[Selection], T]) -> T:
-    """`fold(Selection.of(info))`: what a resolver folds of its field's selection. For a field of a planned
-    document (schema/support/direct.py) it is worked out once per set of values of the variables the
-    selection uses, and kept (`Folds`); `fold` must read nothing but the selection and return a value no one
-    changes (the parts are frozen dataclasses)."""
-    raw = info._raw_info
-    if KEEP_FOLDS and isinstance(raw, PlannedInfo) and raw.folds is not None:
-        return raw.folds.get(info, fold)
-    return fold(Selection.of(info))
-
-
-class PlannedInfo(GraphQLResolveInfo):
-    """graphql-core's resolve info for a field of a planned document, carrying the `Folds` the plan keeps for
-    that field across requests (set by schema/support/direct.py on each info it makes; None elsewhere)."""
-
-    folds: Folds | None = None
-
-
-class Folds:
-    """The folds of one field of one planned document, kept across requests.
-
-    A fold reads only the field's selection: the same text with the same values for the variables used
-    anywhere in that selection (through fragments, in arguments and directives) folds the same. So a result
-    is kept under those values (`uses`: usually none, so one result serves every request), the fold function
-    and nothing else; a value that cannot be compared safely (anything but null, booleans, numbers, strings,
-    enum members, and lists and input objects of them) is not kept. At most `size` results, oldest dropped.
-    """
-
-    def __init__(
-        self, fragments: dict[str, FragmentDefinitionNode], nodes: Iterable[FieldNode], size: int = 16
-    ) -> None:
-        sets = [n.selection_set for n in nodes if n.selection_set is not None]
-        self.uses: tuple[str, ...] = tuple(sorted(variables_used(fragments, sets)))
-        self.size = size
-        self.kept: dict[tuple[Any, ...], Any] = {}
-
-    def get(self, info: Info, fold: Callable[[Selection], T]) -> T:
-        key = self.key(info._raw_info.variable_values, fold)
-        if key is None:
-            return fold(Selection.of(info))
-        if key in self.kept:
-            return self.kept[key]
-        found = fold(Selection.of(info))
-        if len(self.kept) >= self.size:
-            del self.kept[next(iter(self.kept))]
-        self.kept[key] = found
-        return found
-
-    def key(self, variables: Any, fold: Callable[..., Any]) -> tuple[Any, ...] | None:
-        """(fold, each used variable's value made comparable); None when one of them cannot be."""
-        coerced: dict[str, Any] = getattr(variables, "coerced", variables)
-        try:
-            return (fold, *(_comparable(coerced.get(name, _ABSENT)) for name in self.uses))
-        except _Incomparable:
-            return None
-
-
-_ABSENT = object()
-"""A variable the request did not give (its argument then takes its default, unlike an explicit null)."""
-
-
-class _Incomparable(Exception):
-    """A variable value whose equality need not mean the same answer: not kept."""
-
-
-def _comparable(value: Any) -> Any:
-    """A hashable stand-in for a coerced variable value, equal only for values that answer the same: the
-    type is part of it (1, 1.0 and True are equal in Python), floats by their repr (0.0 and -0.0)."""
-    kind = type(value)
-    if value is None or value is _ABSENT or kind in (bool, int, str):
-        return (kind, value)
-    if kind is float:
-        return (kind, repr(value))
-    if isinstance(value, Enum):
-        return (kind, value.name)
-    if kind is list or kind is tuple:
-        return (kind, tuple(_comparable(v) for v in value))  # type: ignore[reportUnknownVariableType]
-    if kind is dict:
-        return (kind, tuple((k, _comparable(v)) for k, v in value.items()))  # type: ignore[reportUnknownVariableType]
-    raise _Incomparable
-
-
-def variables_used(fragments: dict[str, FragmentDefinitionNode], sets: Iterable[SelectionSetNode]) -> set[str]:
-    """The names of the variables `sets` use anywhere: in arguments and directives, at any depth, through
-    fragments (each fragment read once)."""
-    used: set[str] = set()
-    seen: set[str] = set()
-    pending = list(sets)
-    while pending:
-        for node in pending.pop().selections:
-            _add_variables(used, node.directives or ())
-            if isinstance(node, FieldNode):
-                _add_variables(used, node.arguments or ())
-                if node.selection_set is not None:
-                    pending.append(node.selection_set)
-            elif isinstance(node, InlineFragmentNode):
-                pending.append(node.selection_set)
-            elif isinstance(node, FragmentSpreadNode) and node.name.value not in seen:
-                seen.add(node.name.value)
-                fragment = fragments.get(node.name.value)
-                if fragment is not None:
-                    _add_variables(used, fragment.directives or ())
-                    pending.append(fragment.selection_set)
-    return used
-
-
-def _add_variables(used: set[str], nodes: Iterable[ArgumentNode | DirectiveNode]) -> None:
-    for node in nodes:
-        if isinstance(node, DirectiveNode):
-            _add_variables(used, node.arguments or ())
-        else:
-            _value_variables(used, node.value)
-
-
-def _value_variables(used: set[str], value: Any) -> None:
-    if isinstance(value, VariableNode):
-        used.add(value.name.value)
-        return
-    for child in getattr(value, "values", None) or ():  # a list
-        _value_variables(used, child)
-    for item in getattr(value, "fields", None) or ():  # an input object
-        _value_variables(used, item.value)

@@ -8,7 +8,6 @@ import strawberry
 
 from weft.schema.context import Info
 from weft.schema.support.dataloaders import load_each
-from weft.schema.support.eager import eager
 from weft.schema.types.refs import InstitutionRef, ResearcherRef
 
 
@@ -26,7 +25,7 @@ class Authorship:
         """From a `{researcher, authorship}` row (node and relationship properties)."""
         from weft.schema.types.researcher import Researcher
 
-        a = row.get("authorship") or {}
+        a: dict[str, Any] = row.get("authorship") or {}
         rank = a.get("rank")
         return cls(
             props=a,
@@ -38,7 +37,6 @@ class Authorship:
         )
 
     @strawberry.field(description="Institutions this author stated on this paper.")
-    @eager
     async def affiliations(self, info: Info) -> list[InstitutionRef]:
         from weft.schema.types.institution import Institution
 

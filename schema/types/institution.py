@@ -1,8 +1,5 @@
-"""The Institution type: everything an institution page shows, and how `institution(id:)` folds it.
-
-`fold_institution` reads which parts of a page an `institution(id:)` query asks, so that one
-INSTITUTION_DETAILS query reads them with the institution; `prime_institution` hands what it read to the
-DataLoaders under the keys the field resolvers below load with (schema/support/prefetch.py).
+"""The Institution type: everything an institution page shows, and `INSTITUTION_PAGE`, the parts of it that
+`institution(id:)` reads with the institution in one INSTITUTION_DETAILS query (schema/support/parts.py).
 """
 
 from __future__ import annotations
@@ -13,7 +10,15 @@ import strawberry
 
 from weft.graph.errors import InvalidInput
 from weft.graph.identity.ids import KEY_PROPERTIES
-from weft.graph.reads.institutions import InstitutionDetails, InstitutionParts, RosterPart, roster_pages
+from weft.graph.reads.institutions import (
+    CollaboratorKey,
+    InstitutionDetails,
+    InstitutionPageKey,
+    InstitutionParts,
+    RosterKey,
+    RosterPart,
+    roster_pages,
+)
 from weft.graph.reads.page import Props
 from weft.schema.context import Info
 from weft.schema.support.connection import (
@@ -26,12 +31,11 @@ from weft.schema.support.connection import (
     YearToArg,
     connection,
 )
-from weft.schema.support.dataloaders import Loaders
-from weft.schema.support.eager import eager
 from weft.schema.support.enums import PaperSort
 from weft.schema.support.filters import category_ids
 from weft.schema.support.paging import Window, check_range, window
-from weft.schema.support.prefetch import AskedField, Selection, covers, fold, node_props, prime
+from weft.schema.support.parts import Part, by_root_id, flag
+from weft.schema.support.prefetch import AskedField, Selection, covers, node_props
 from weft.schema.support.values import Identity
 from weft.schema.types.collaborating_institution import CollaboratingInstitution
 from weft.schema.types.entity import resolve_ids
@@ -83,23 +87,19 @@ class Institution(NamedEntity):
         return tuple(await info.context.data.family.load((self.id, True)) or [self.id])
 
     @strawberry.field(description="The institutions this one is part of (ROR hierarchy).")
-    @eager
     async def parent(self, info: Info) -> Institution | None:
         parents = await info.context.data.parents.load(self.id)
         return Institution.from_record(parents[0]) if parents else None
 
     @strawberry.field(description="Every institution this one is directly part of.")
-    @eager
     async def parents(self, info: Info) -> list[Institution]:
         return [Institution.from_record(p) for p in await info.context.data.parents.load(self.id)]
 
     @strawberry.field(description="Institutions directly part of this one.")
-    @eager
     async def children(self, info: Info) -> list[Institution]:
         return [Institution.from_record(c) for c in await info.context.data.children.load(self.id)]
 
     @strawberry.field(description="Researchers affiliated here with their paper counts and years, most papers first.")
-    @eager
     async def roster(
         self,
         info: Info,
@@ -117,14 +117,13 @@ class Institution(NamedEntity):
     ) -> Connection[RosterEntry]:
         page = window(first, after)
         ids = await self._family(info, include_children)
-        key = (ids, year_from, year_to, page.skip, page.limit)
+        key = roster_key(ids, year_from, year_to, page)
         found = await info.context.data.roster.load(key)
         if not covers(found.props, info, roster_props):
             found = (await roster_pages(info.context.reader, [key]))[key]
         return connection(found, page, RosterEntry.from_record)
 
     @strawberry.field(description="Papers with an author stating this institution.")
-    @eager
     async def papers(
         self,
         info: Info,
@@ -156,7 +155,6 @@ class Institution(NamedEntity):
         return connection(found, page, Paper.from_record)
 
     @strawberry.field(description="This institution's most cited papers.")
-    @eager
     async def most_cited(
         self,
         info: Info,
@@ -165,14 +163,13 @@ class Institution(NamedEntity):
         from weft.schema.types.paper import Paper
 
         check_range("first", first, 0, 100)
-        found = await info.context.data.institution_papers.load(((self.id,), None, None, None, "MOST_CITED", 0, first))
+        found = await info.context.data.institution_papers.load(most_cited_key(self.id, first))
         return [Paper.from_record(r) for r in found.rows]
 
     @strawberry.field(
         description="Institutions this one co-publishes with: those stated on papers that also state this "
         "one (by any of their authors), most shared papers first."
     )
-    @eager
     async def collaborators(
         self,
         info: Info,
@@ -180,8 +177,8 @@ class Institution(NamedEntity):
         after: After = None,
     ) -> Connection[CollaboratingInstitution]:
         page = window(first, after)
-        counted = fold(info, _counts_researchers)
-        found = await info.context.data.collaborators.load((self.id, page.skip, page.limit, counted))
+        counted = _counts_researchers(Selection.of(info))
+        found = await info.context.data.collaborators.load(collaborators_key(self.id, page, counted))
         return connection(found, page, CollaboratingInstitution.from_record)
 
 
@@ -204,49 +201,104 @@ def roster_props(sel: Selection, *via: str) -> Props:
     return node_props(sel.every(*via, "edges", "node", "researcher"), RESEARCHER_READS)
 
 
-def fold_institution(sel: Selection) -> InstitutionParts:
-    """The parts of an institution page the selection of `institution(id:)` asks that INSTITUTION_DETAILS
-    reads with it: parents, children, the first `roster` (without `includeChildren`), `mostCited` and `collaborators`.
-    A field whose arguments are invalid is left to its resolver, which reports them."""
-    roster, most_cited, collaborators = sel.first("roster"), sel.first("mostCited"), sel.first("collaborators")
-    roster_window = _window(roster) if roster is not None and not roster.args["includeChildren"] else None
-    collaborators_window = _window(collaborators) if collaborators is not None else None
-    first_cited = most_cited.args["first"] if most_cited is not None else None
-    return InstitutionParts(
-        parents=sel.asks("parent", "parents"),
-        children=sel.asks("children"),
-        roster=None
-        if roster is None or roster_window is None
-        else RosterPart(
-            roster.args["yearFrom"],
-            roster.args["yearTo"],
-            roster_window.skip,
-            roster_window.limit,
-            roster_props(sel, "roster"),
-        ),
-        most_cited=first_cited if first_cited is not None and 0 <= first_cited <= 100 else None,
-        collaborators=None
-        if collaborators is None or collaborators_window is None
-        else (
-            collaborators_window.skip,
-            collaborators_window.limit,
-            _counts_researchers(collaborators.selection),
-        ),
-    )
+def roster_key(ids: tuple[str, ...], year_from: int | None, year_to: int | None, page: Window) -> RosterKey:
+    """The `roster` DataLoader key of one `roster` page (`ids`: the institution and, rolled up, its family)."""
+    return (ids, year_from, year_to, page.skip, page.limit)
 
 
-def prime_institution(data: Loaders, parts: InstitutionParts, details: InstitutionDetails) -> None:
-    """Each part `details` read for `parts`, put in the DataLoader its field resolver loads from."""
-    iid = details.node["id"]
-    if parts.parents:
-        prime(data.parents, iid, details.parents)
-    if parts.children:
-        prime(data.children, iid, details.children)
-    if (r := parts.roster) is not None:
-        prime(data.roster, ((iid,), r.year_from, r.year_to, r.skip, r.limit), details.roster)
-    if parts.most_cited is not None:
-        prime(
-            data.institution_papers, ((iid,), None, None, None, "MOST_CITED", 0, parts.most_cited), details.most_cited
-        )
-    if (c := parts.collaborators) is not None:
-        prime(data.collaborators, (iid, *c), details.collaborators)
+def most_cited_key(iid: str, first: int) -> InstitutionPageKey:
+    """The `institution_papers` DataLoader key of a `mostCited` list."""
+    return ((iid,), None, None, None, "MOST_CITED", 0, first)
+
+
+def collaborators_key(iid: str, page: Window, counted: bool) -> CollaboratorKey:
+    """The `collaborators` DataLoader key of one `collaborators` page (`counted`: with each row's researchers)."""
+    return (iid, page.skip, page.limit, counted)
+
+
+def _fold_roster(sel: Selection) -> dict[str, Any] | None:
+    """The first `roster` without `includeChildren` (the properties its researchers are asked)."""
+    roster = sel.first("roster")
+    page = _window(roster) if roster is not None and not roster.args["includeChildren"] else None
+    if roster is None or page is None:
+        return None
+    args = roster.args
+    return {"roster": RosterPart(args["yearFrom"], args["yearTo"], page.skip, page.limit, roster_props(sel, "roster"))}
+
+
+def _fold_most_cited(sel: Selection) -> dict[str, Any] | None:
+    most_cited = sel.first("mostCited")
+    first = most_cited.args["first"] if most_cited is not None else None
+    return {"most_cited": first} if first is not None and 0 <= first <= 100 else None
+
+
+def _fold_collaborators(sel: Selection) -> dict[str, Any] | None:
+    collaborators = sel.first("collaborators")
+    page = _window(collaborators) if collaborators is not None else None
+    if collaborators is None or page is None:
+        return None
+    return {"collaborators": (page.skip, page.limit, _counts_researchers(collaborators.selection))}
+
+
+def _folded_roster_key(iid: str, parts: InstitutionParts) -> RosterKey:
+    r = parts.roster
+    assert r is not None
+    return roster_key((iid,), r.year_from, r.year_to, Window(r.skip, r.limit))
+
+
+def _folded_most_cited_key(iid: str, parts: InstitutionParts) -> InstitutionPageKey:
+    assert parts.most_cited is not None
+    return most_cited_key(iid, parts.most_cited)
+
+
+def _folded_collaborators_key(iid: str, parts: InstitutionParts) -> CollaboratorKey:
+    assert parts.collaborators is not None
+    skip, limit, counted = parts.collaborators
+    return collaborators_key(iid, Window(skip, limit), counted)
+
+
+INSTITUTION_PAGE: tuple[Part[InstitutionParts, InstitutionDetails], ...] = (
+    Part(
+        "parents",
+        flag("parents", "parent", "parents"),
+        lambda d: d.parents,
+        by_root_id,
+        lambda i: i.parents,
+        "parents { name }",
+    ),
+    Part(
+        "children",
+        flag("children", "children"),
+        lambda d: d.children,
+        by_root_id,
+        lambda i: i.children,
+        "children { name }",
+    ),
+    Part(
+        "roster",
+        _fold_roster,
+        lambda d: d.roster,
+        _folded_roster_key,
+        lambda i: i.roster,
+        "roster(first: 3) { totalCount edges { node { paperCount researcher { name } } } }",
+    ),
+    Part(
+        "most_cited",
+        _fold_most_cited,
+        lambda d: d.institution_papers,
+        _folded_most_cited_key,
+        lambda i: i.most_cited,
+        "mostCited(first: 3) { title }",
+    ),
+    Part(
+        "collaborators",
+        _fold_collaborators,
+        lambda d: d.collaborators,
+        _folded_collaborators_key,
+        lambda i: i.collaborators,
+        "collaborators(first: 3) { totalCount edges { node { weight researchers institution { name } } } }",
+    ),
+)
+"""The parts of an institution page INSTITUTION_DETAILS reads with the institution (schema/support/parts.py):
+parents, children, the first `roster` (without `includeChildren`), `mostCited` and `collaborators`. A field
+whose arguments are invalid is left to its resolver, which reports them."""

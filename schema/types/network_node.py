@@ -9,7 +9,6 @@ import strawberry
 
 from weft.graph.network import Network
 from weft.schema.context import Info
-from weft.schema.support.eager import eager
 from weft.schema.types.network_member import NetworkMember
 from weft.schema.types.refs import ResearcherRef
 
@@ -27,7 +26,6 @@ class NetworkNode(NetworkMember):
     distance: int = strawberry.field(description="Co-authorship hops from the centre (0 for the centre).")
 
     @strawberry.field(description="The researcher's full profile (batched: one read for all nodes).")
-    @eager
     async def researcher(self, info: Info) -> ResearcherRef | None:
         from weft.schema.types.researcher import Researcher
 

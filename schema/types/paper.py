@@ -1,8 +1,5 @@
-"""The Paper type: everything a paper page shows, and how `paper(id:)` folds it.
-
-`fold_paper` reads which parts of a page a `paper(id:)` query asks, so that one PAPER_DETAILS query reads
-them with the paper; `prime_paper` hands what it read to the DataLoaders, under the keys the field
-resolvers below load with. See schema/support/prefetch.py.
+"""The Paper type: everything a paper page shows, and `PAPER_PAGE`, the parts of it that `paper(id:)` reads
+with the paper in one PAPER_DETAILS query (schema/support/parts.py).
 """
 
 from __future__ import annotations
@@ -14,16 +11,16 @@ import strawberry
 from weft.graph.identity.ids import KEY_PROPERTIES
 from weft.graph.identity.lookup import paper_path
 from weft.graph.reads import papers, semantic
-from weft.graph.reads.page import Props
-from weft.graph.reads.papers import CitedByPart, PaperDetails, PaperParts, ReferencesPart
+from weft.graph.reads.page import Props, Row
+from weft.graph.reads.papers import CitedByKey, CitedByPart, PaperDetails, PaperParts, ReferencesKey, ReferencesPart
 from weft.graph.sources import SOURCE_KEYS
 from weft.schema.context import Info
 from weft.schema.support.connection import After, Connection, First, connection
 from weft.schema.support.dataloaders import Loaders
-from weft.schema.support.eager import eager
 from weft.schema.support.enums import PaperSort
-from weft.schema.support.paging import check_range, window
-from weft.schema.support.prefetch import AskedField, NodeReads, Selection, covers, node_props, prime
+from weft.schema.support.paging import Window, check_range, window
+from weft.schema.support.parts import Part, by_root_id
+from weft.schema.support.prefetch import AskedField, NodeReads, Selection, covers, node_props
 from weft.schema.support.values import Identity, SourceCount, source_counts
 from weft.schema.types.authorship import Authorship
 from weft.schema.types.entity import Entity, resolve_ids
@@ -144,7 +141,8 @@ class Paper(Entity):
 
     @strawberry.field(description="Versions (arXiv), oldest first.")
     def versions(self) -> list[PaperVersion]:
-        return [PaperVersion.from_record(v) for v in self.props.get("versions") or []]
+        versions: list[str] = self.props.get("versions") or []
+        return [PaperVersion.from_record(v) for v in versions]
 
     @strawberry.field(description="Citation count as each source reports it (provenance of `citedByCount`).")
     def cited_by_count_sources(self) -> list[SourceCount]:
@@ -161,7 +159,6 @@ class Paper(Entity):
     @strawberry.field(
         description="Authors in author-list order, with position, rank and the affiliations stated on this paper."
     )
-    @eager
     async def authors(self, info: Info) -> list[Authorship]:
         rows = await info.context.data.authorships.load(self.id)
         if rows and not covers(rows[0].get("researcher_props"), info, _author_props):
@@ -169,7 +166,6 @@ class Paper(Entity):
         return [Authorship.from_record(r) for r in rows]
 
     @strawberry.field(description="Categories, primary first; optionally only one scheme.")
-    @eager
     async def categories(
         self,
         info: Info,
@@ -181,7 +177,6 @@ class Paper(Entity):
         return [PaperCategory.from_record(r) for r in rows if scheme is None or r["category"].get("scheme") == scheme]
 
     @strawberry.field(description="Loaded papers that cite this one.")
-    @eager
     async def cited_by(
         self,
         info: Info,
@@ -192,14 +187,13 @@ class Paper(Entity):
         ] = PaperSort.MOST_CITED,
     ) -> Connection[Paper]:
         page = window(first, after)
-        key = (self.id, sort.name, page.skip, page.limit)
+        key = cited_by_key(self.id, sort.name, page)
         found = await info.context.data.cited_by.load(key)
         if not covers(found.props, info, connection_props):
             found = (await papers.cited_by_pages(info.context.reader, [key]))[key]
         return connection(found, page, Paper.from_record)
 
     @strawberry.field(description="Loaded papers this one cites, most cited first.")
-    @eager
     async def references(
         self,
         info: Info,
@@ -207,7 +201,7 @@ class Paper(Entity):
         after: After = None,
     ) -> Connection[Paper]:
         page = window(first, after)
-        key = (self.id, page.skip, page.limit)
+        key = references_key(self.id, page)
         found = await info.context.data.references.load(key)
         if not covers(found.props, info, connection_props):
             found = (await papers.references_pages(info.context.reader, [key]))[key]
@@ -217,7 +211,6 @@ class Paper(Entity):
         description="Papers about much the same thing, by the meaning of title and abstract (cosine of sentence "
         "vectors), best first; empty when this paper has no vector (see `vectorModel`)."
     )
-    @eager
     async def similar(
         self, info: Info, first: Annotated[int, strawberry.argument(description="How many, at most 50.")] = 10
     ) -> list[SimilarPaper]:
@@ -229,49 +222,60 @@ class Paper(Entity):
         description="The model that made this paper's sentence vector (for semantic search and `similar`); null "
         "when it has none: a paper with neither title nor abstract gets none, others get one from `weft embed`."
     )
-    @eager
     async def vector_model(self, info: Info) -> str | None:
         return await semantic.vector_model(info.context.reader, self.id)
 
 
-def fold_paper(sel: Selection) -> PaperParts:
-    """The parts of a paper page the selection of `paper(id:)` asks that PAPER_DETAILS reads with it.
+def cited_by_key(pid: str, sort: str, page: Window) -> CitedByKey:
+    """The `cited_by` DataLoader key of one `citedBy` page."""
+    return (pid, sort, page.skip, page.limit)
 
-    Folded: authors (with the institutions they state and their metrics, when asked, and the properties their
-    researchers are asked), the categories (of one scheme when every `categories` field asks the same), and
-    the first `citedBy` and `references` pages (the properties their papers are asked).
-    """
-    authors = sel.first("authors")
-    author_sel = authors.selection if authors is not None else Selection()
-    cited_by = sel.first("citedBy")
-    cited_window = connection_window(cited_by) if cited_by is not None else None
-    references = sel.first("references")
-    references_window = connection_window(references) if references is not None else None
+
+def references_key(pid: str, page: Window) -> ReferencesKey:
+    """The `references` DataLoader key of one `references` page."""
+    return (pid, page.skip, page.limit)
+
+
+def _fold_authors(sel: Selection) -> dict[str, Any] | None:
+    """The authors (with the institutions they state and their metrics, when asked, and the properties their
+    researchers are asked)."""
+    if sel.first("authors") is None:
+        return None
+    author_sel = sel.at("authors")
     metrics, paper_counts = metrics_asked(author_sel.at("researcher"))
-    return PaperParts(
-        authors=authors is not None,
-        affiliations=author_sel.asks("affiliations"),
-        author_stats=metrics,
-        author_paper_counts=paper_counts,
-        categories=sel.asks("categories"),
-        category_scheme=_one_scheme(sel.all("categories")),
-        researcher_props=node_props(sel.every("authors", "researcher"), RESEARCHER_READS)  # every alias
-        if authors is not None
-        else None,
-        cited_by=CitedByPart(
-            enum_name(cited_by.args["sort"]),
-            cited_window.skip,
-            cited_window.limit,
-            paper_props(sel.every("citedBy", "edges", "node")),
-        )
-        if cited_by is not None and cited_window is not None
-        else None,
-        references=ReferencesPart(
-            references_window.skip, references_window.limit, paper_props(sel.every("references", "edges", "node"))
-        )
-        if references_window is not None
-        else None,
-    )
+    return {
+        "authors": True,
+        "affiliations": author_sel.asks("affiliations"),
+        "author_stats": metrics,
+        "author_paper_counts": paper_counts,
+        "researcher_props": node_props(sel.every("authors", "researcher"), RESEARCHER_READS),  # every alias
+    }
+
+
+def _fold_categories(sel: Selection) -> dict[str, Any] | None:
+    """The categories (of one scheme when every `categories` field asks the same)."""
+    if not sel.asks("categories"):
+        return None
+    return {"categories": True, "category_scheme": _one_scheme(sel.all("categories"))}
+
+
+def _fold_cited_by(sel: Selection) -> dict[str, Any] | None:
+    """The first `citedBy` page (the properties its papers are asked)."""
+    asked = sel.first("citedBy")
+    page = connection_window(asked) if asked is not None else None
+    if asked is None or page is None:
+        return None
+    props = paper_props(sel.every("citedBy", "edges", "node"))
+    return {"cited_by": CitedByPart(enum_name(asked.args["sort"]), page.skip, page.limit, props)}
+
+
+def _fold_references(sel: Selection) -> dict[str, Any] | None:
+    """The first `references` page (the properties its papers are asked)."""
+    asked = sel.first("references")
+    page = connection_window(asked) if asked is not None else None
+    if page is None:
+        return None
+    return {"references": ReferencesPart(page.skip, page.limit, paper_props(sel.every("references", "edges", "node")))}
 
 
 def _author_props(sel: Selection) -> Props:
@@ -286,23 +290,71 @@ def _one_scheme(asked: list[AskedField]) -> str | None:
     return schemes.pop() if len(schemes) == 1 else None
 
 
-def prime_paper(data: Loaders, parts: PaperParts, details: PaperDetails) -> None:
-    """Each part `details` read for `parts`, put in the DataLoader its field resolver loads from."""
-    pid = details.node["id"]
-    if parts.authors:
-        rows = details.authorships
-        kept = ("paper_id", "researcher", "authorship", "researcher_props")
-        prime(data.authorships, pid, [{k: r[k] for k in kept} for r in rows])
-        for r in rows:
-            if parts.affiliations:
-                found = {i["id"]: i for i in r["institutions"] or []}
-                for iid in r["authorship"].get("institution_ids") or []:
-                    prime(data.institution, iid, found.get(iid))
-            if parts.author_stats:
-                prime(data.researcher_stats, r["researcher"]["id"], r["metrics"])
-    if parts.categories:
-        prime(data.categories, pid, details.categories)
-    if (c := parts.cited_by) is not None:
-        prime(data.cited_by, (pid, c.sort, c.skip, c.limit), details.cited_by)
-    if (f := parts.references) is not None:
-        prime(data.references, (pid, f.skip, f.limit), details.references)
+def _authorships(details: PaperDetails) -> list[Row]:
+    """The folded authorships as the `authorships` DataLoader returns them."""
+    kept = ("paper_id", "researcher", "authorship", "researcher_props")
+    return [{k: r[k] for k in kept} for r in details.authorships]
+
+
+def _authors_more(data: Loaders, parts: PaperParts, details: PaperDetails) -> None:
+    """The institutions each authorship states and each author's metrics, under their own ids."""
+    for r in details.authorships:
+        if parts.affiliations:
+            stated: list[Row] = r["institutions"] or []
+            found = {i["id"]: i for i in stated}
+            authorship: Row = r["authorship"]
+            iids: list[str] = authorship.get("institution_ids") or []
+            for iid in iids:
+                data.institution.prime(iid, found.get(iid))
+        if parts.author_stats:
+            data.researcher_stats.prime(r["researcher"]["id"], r["metrics"])
+
+
+def _folded_cited_by_key(pid: str, parts: PaperParts) -> CitedByKey:
+    c = parts.cited_by
+    assert c is not None
+    return cited_by_key(pid, c.sort, Window(c.skip, c.limit))
+
+
+def _folded_references_key(pid: str, parts: PaperParts) -> ReferencesKey:
+    f = parts.references
+    assert f is not None
+    return references_key(pid, Window(f.skip, f.limit))
+
+
+PAPER_PAGE: tuple[Part[PaperParts, PaperDetails], ...] = (
+    Part(
+        "authors",
+        _fold_authors,
+        lambda d: d.authorships,
+        by_root_id,
+        _authorships,
+        "authors { position affiliations { name } researcher { name hIndex } }",
+        _authors_more,
+    ),
+    Part(
+        "categories",
+        _fold_categories,
+        lambda d: d.categories,
+        by_root_id,
+        lambda p: p.categories,
+        'categories(scheme: "field") { primary }',
+    ),
+    Part(
+        "cited_by",
+        _fold_cited_by,
+        lambda d: d.cited_by,
+        _folded_cited_by_key,
+        lambda p: p.cited_by,
+        "citedBy(first: 3) { totalCount edges { node { title } } }",
+    ),
+    Part(
+        "references",
+        _fold_references,
+        lambda d: d.references,
+        _folded_references_key,
+        lambda p: p.references,
+        "references(first: 3) { totalCount edges { node { title } } }",
+    ),
+)
+"""The parts of a paper page PAPER_DETAILS reads with the paper (schema/support/parts.py)."""

@@ -1,8 +1,5 @@
-"""The Researcher type: everything a researcher's profile page shows, and how `researcher(id:)` folds it.
-
-`fold_profile` reads which profile fields a `researcher(id:)` query asks, so that one RESEARCHER_PROFILE
-query reads them with the researcher; `prime_profile` hands what it read to the DataLoaders, under the keys
-the field resolvers below load with (`_papers_key`, `_coauthors_key`, …). See schema/support/prefetch.py.
+"""The Researcher type: everything a researcher's profile page shows, and `PROFILE`, the parts of it that
+`researcher(id:)` reads with the researcher in one RESEARCHER_PROFILE query (schema/support/parts.py).
 """
 
 from __future__ import annotations
@@ -37,11 +34,11 @@ from weft.schema.support.connection import (
     connection,
 )
 from weft.schema.support.dataloaders import Loaders
-from weft.schema.support.eager import eager
 from weft.schema.support.enums import CoauthorSort, PaperSort
 from weft.schema.support.filters import category_ids
 from weft.schema.support.paging import Window, check_range, window
-from weft.schema.support.prefetch import AskedField, NodeReads, Selection, covers, node_props, prime
+from weft.schema.support.parts import Part, by_root_id, flag
+from weft.schema.support.prefetch import AskedField, NodeReads, Selection, covers, node_props
 from weft.schema.support.values import Identity, SourceCount, source_counts
 from weft.schema.types.affiliation import Affiliation
 from weft.schema.types.author_positions import AuthorPositions
@@ -141,24 +138,20 @@ class Researcher(NamedEntity):
         return found or {"paper_count": 0, "citation_count": 0, "h_index": 0, "i10_index": 0}
 
     @strawberry.field(description="Papers by this researcher in this graph.")
-    @eager
     async def paper_count(self, info: Info) -> int:
         if (count := self.props.get("paper_count")) is not None:  # read with the node (a folded co-author page)
             return int(count)
         return int((await self._stats(info))["paper_count"])
 
     @strawberry.field(description="Sum of `citedByCount` over this researcher's papers in this graph.")
-    @eager
     async def citation_count(self, info: Info) -> int:
         return int((await self._stats(info))["citation_count"])
 
     @strawberry.field(description="h-index over this researcher's papers in this graph.")
-    @eager
     async def h_index(self, info: Info) -> int:
         return int((await self._stats(info))["h_index"])
 
     @strawberry.field(description="i10-index: papers in this graph cited at least 10 times.")
-    @eager
     async def i10_index(self, info: Info) -> int:
         return int((await self._stats(info))["i10_index"])
 
@@ -173,7 +166,6 @@ class Researcher(NamedEntity):
         return source_counts(self.props, "cited_by_count")
 
     @strawberry.field(description="First, middle and last authorships over papers whose author list is complete.")
-    @eager
     async def author_positions(self, info: Info) -> AuthorPositions:
         row = await info.context.data.author_positions.load(self.id) or {
             "first": 0,
@@ -186,7 +178,6 @@ class Researcher(NamedEntity):
         )
 
     @strawberry.field(description="Categories of one scheme over this researcher's papers, most papers first.")
-    @eager
     async def fields(
         self,
         info: Info,
@@ -196,11 +187,10 @@ class Researcher(NamedEntity):
         first: Annotated[int, strawberry.argument(description="At most this many (0..100).")] = 10,
     ) -> list[CategoryCount]:
         check_range("first", first, 0, 100)
-        rows = await info.context.data.fields.load((self.id, scheme, first))
+        rows = await info.context.data.fields.load(fields_key(self.id, scheme, first))
         return [CategoryCount(category=Category.from_record(r["category"]), count=r["count"]) for r in rows]
 
     @strawberry.field(description="This researcher's most cited paper in this graph.")
-    @eager
     async def most_cited_paper(self, info: Info) -> PaperRef | None:
         from weft.schema.types.paper import Paper
 
@@ -208,7 +198,6 @@ class Researcher(NamedEntity):
         return Paper.from_record(found) if found else None
 
     @strawberry.field(description="Researcher records with the same normalised name, with the evidence linking them.")
-    @eager
     async def same_name(self, info: Info) -> list[SameNameResearcher]:
         rows = await info.context.data.same_name.load(self.id)
         return [
@@ -216,13 +205,11 @@ class Researcher(NamedEntity):
         ]
 
     @strawberry.field(description="Institutions this researcher is affiliated with, most recent first.")
-    @eager
     async def institutions(self, info: Info) -> list[Affiliation]:
         rows = await info.context.data.affiliations.load(self.id)
         return [Affiliation.from_record(r) for r in rows]
 
     @strawberry.field(description="This researcher's papers in this graph, newest first by default.")
-    @eager
     async def papers(
         self,
         info: Info,
@@ -244,7 +231,6 @@ class Researcher(NamedEntity):
         return connection(found, page, Paper.from_record)
 
     @strawberry.field(description="Co-authors with the number of shared papers, heaviest first by default.")
-    @eager
     async def coauthors(
         self,
         info: Info,
@@ -270,7 +256,6 @@ class Researcher(NamedEntity):
         "papers' sentence vectors compared by cosine), best first; empty when none of this researcher's papers "
         "has a vector (run `weft embed`)."
     )
-    @eager
     async def similar_researchers(
         self,
         info: Info,
@@ -322,13 +307,19 @@ def connection_window(asked: AskedField) -> Window | None:
         return None
 
 
-def _fold_fields(asked: AskedField | None) -> tuple[str, int] | None:
+def fields_key(rid: str, scheme: str, first: int) -> tuple[str, str, int]:
+    """The `fields` DataLoader key of one `fields` list."""
+    return (rid, scheme, first)
+
+
+def _fold_fields(sel: Selection) -> dict[str, Any] | None:
+    asked = sel.first("fields")
     if asked is None or not 0 <= asked.args["first"] <= 100:
         return None
-    return (asked.args["scheme"], asked.args["first"])
+    return {"fields": (asked.args["scheme"], asked.args["first"])}
 
 
-def _fold_papers(sel: Selection) -> PapersPart | None:
+def _fold_papers(sel: Selection) -> dict[str, Any] | None:
     from weft.schema.types.paper import paper_props
 
     asked = sel.first("papers")
@@ -339,10 +330,12 @@ def _fold_papers(sel: Selection) -> PapersPart | None:
         return None
     args = asked.args
     props = paper_props(sel.every("papers", "edges", "node"))  # every alias: the page is primed for each
-    return PapersPart(enum_name(args["sort"]), page.skip, page.limit, args["yearFrom"], args["yearTo"], props)
+    return {
+        "papers": PapersPart(enum_name(args["sort"]), page.skip, page.limit, args["yearFrom"], args["yearTo"], props)
+    }
 
 
-def _fold_coauthors(sel: Selection) -> CoauthorsPart | None:
+def _fold_coauthors(sel: Selection) -> dict[str, Any] | None:
     asked = sel.first("coauthors")
     if asked is None or not 1 <= asked.args["minWeight"] <= 1_000_000:
         return None
@@ -352,56 +345,92 @@ def _fold_coauthors(sel: Selection) -> CoauthorsPart | None:
     stats, counts = metrics_asked(asked.selection.at("edges", "node", "researcher"))
     props = node_props(sel.every("coauthors", "edges", "node", "researcher"), RESEARCHER_READS)  # every alias
     args = asked.args
-    return CoauthorsPart(args["minWeight"], enum_name(args["sort"]), page.skip, page.limit, stats, counts, props)
-
-
-def fold_profile(sel: Selection) -> ProfileParts:
-    """The parts of a profile the selection of `researcher(id:)` asks that RESEARCHER_PROFILE reads with it.
-
-    Folded: the metrics, authorPositions, mostCitedPaper, institutions, sameName, the first `fields`, the
-    first `papers` without a category, and the first `coauthors` (with its co-authors' metrics when asked).
-    """
-    return ProfileParts(
-        stats=sel.asks(*STATS_FIELDS),
-        positions=sel.asks("authorPositions"),
-        most_cited=sel.asks("mostCitedPaper"),
-        institutions=sel.asks("institutions"),
-        same_name=sel.asks("sameName"),
-        fields=_fold_fields(sel.first("fields")),
-        papers=_fold_papers(sel),
-        coauthors=_fold_coauthors(sel),
-    )
-
-
-def prime_profile(data: Loaders, parts: ProfileParts, profile: Profile) -> None:
-    """Each part `profile` read for `parts`, put in the DataLoader its field resolver loads from."""
-    rid = profile.node["id"]
-    if parts.stats:
-        prime(data.researcher_stats, rid, profile.stats)
-    if parts.positions:
-        prime(data.author_positions, rid, profile.positions)
-    if parts.most_cited:
-        prime(data.most_cited_paper, rid, profile.most_cited)
-    if parts.institutions:
-        prime(data.affiliations, rid, profile.institutions)
-    if parts.same_name:
-        prime(data.same_name, rid, profile.same_name)
-    if parts.fields is not None:
-        scheme, limit = parts.fields
-        prime(data.fields, (rid, scheme, limit), profile.fields)
-    _prime_pages(data, parts, profile, rid)
-
-
-def _prime_pages(data: Loaders, parts: ProfileParts, profile: Profile, rid: str) -> None:
-    """The folded `papers` and `coauthors` pages (and the co-authors' metrics), under their loader keys."""
-    if (p := parts.papers) is not None:
-        prime(
-            data.researcher_papers,
-            _papers_key(rid, None, p.year_from, p.year_to, p.sort, Window(p.skip, p.limit)),
-            profile.papers,
+    return {
+        "coauthors": CoauthorsPart(
+            args["minWeight"], enum_name(args["sort"]), page.skip, page.limit, stats, counts, props
         )
-    if (c := parts.coauthors) is not None:
-        prime(data.coauthors, _coauthors_key(rid, c.min_weight, c.sort, Window(c.skip, c.limit)), profile.coauthors)
-        if c.stats:
-            for row in profile.coauthor_stats:
-                prime(data.researcher_stats, row["id"], row)
+    }
+
+
+def _folded_papers_key(rid: str, parts: ProfileParts) -> ResearcherPageKey:
+    p = parts.papers
+    assert p is not None
+    return _papers_key(rid, None, p.year_from, p.year_to, p.sort, Window(p.skip, p.limit))
+
+
+def _folded_coauthors_key(rid: str, parts: ProfileParts) -> CoauthorPageKey:
+    c = parts.coauthors
+    assert c is not None
+    return _coauthors_key(rid, c.min_weight, c.sort, Window(c.skip, c.limit))
+
+
+def _folded_fields_key(rid: str, parts: ProfileParts) -> tuple[str, str, int]:
+    assert parts.fields is not None
+    return fields_key(rid, *parts.fields)
+
+
+def _coauthor_stats(data: Loaders, parts: ProfileParts, profile: Profile) -> None:
+    """The co-authors' metrics read with the folded page, under each co-author's id."""
+    if parts.coauthors is not None and parts.coauthors.stats:
+        for row in profile.coauthor_stats:
+            data.researcher_stats.prime(row["id"], row)
+
+
+ProfilePart = Part[ProfileParts, Profile]
+
+PROFILE: tuple[ProfilePart, ...] = (
+    Part("stats", flag("stats", *STATS_FIELDS), lambda d: d.researcher_stats, by_root_id, lambda p: p.stats, "hIndex"),
+    Part(
+        "positions",
+        flag("positions", "authorPositions"),
+        lambda d: d.author_positions,
+        by_root_id,
+        lambda p: p.positions,
+        "authorPositions { first }",
+    ),
+    Part(
+        "most_cited",
+        flag("most_cited", "mostCitedPaper"),
+        lambda d: d.most_cited_paper,
+        by_root_id,
+        lambda p: p.most_cited,
+        "mostCitedPaper { title }",
+    ),
+    Part(
+        "institutions",
+        flag("institutions", "institutions"),
+        lambda d: d.affiliations,
+        by_root_id,
+        lambda p: p.institutions,
+        "institutions { firstYear }",
+    ),
+    Part(
+        "same_name",
+        flag("same_name", "sameName"),
+        lambda d: d.same_name,
+        by_root_id,
+        lambda p: p.same_name,
+        "sameName { evidence }",
+    ),
+    Part("fields", _fold_fields, lambda d: d.fields, _folded_fields_key, lambda p: p.fields, "fields { count }"),
+    Part(
+        "papers",
+        _fold_papers,
+        lambda d: d.researcher_papers,
+        _folded_papers_key,
+        lambda p: p.papers,
+        "papers(first: 3) { totalCount edges { node { title } } }",
+    ),
+    Part(
+        "coauthors",
+        _fold_coauthors,
+        lambda d: d.coauthors,
+        _folded_coauthors_key,
+        lambda p: p.coauthors,
+        "coauthors(first: 3) { totalCount edges { node { weight researcher { name hIndex } } } }",
+        _coauthor_stats,
+    ),
+)
+"""The parts of a profile RESEARCHER_PROFILE reads with the researcher (schema/support/parts.py): the metrics,
+authorPositions, mostCitedPaper, institutions, sameName, the first `fields`, the first `papers` without a
+category, and the first `coauthors` (with its co-authors' metrics when asked)."""

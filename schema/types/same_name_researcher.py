@@ -5,7 +5,6 @@ from __future__ import annotations
 import strawberry
 
 from weft.schema.context import Info
-from weft.schema.support.eager import eager
 from weft.schema.types.refs import ResearcherRef
 
 
@@ -17,11 +16,9 @@ class SameNameResearcher:
     )
 
     @strawberry.field(description="The other record's papers in this graph.")
-    @eager
     async def paper_count(self, info: Info) -> int:
         return await self.researcher.paper_count(info)
 
     @strawberry.field(description="The other record's h-index over its papers in this graph.")
-    @eager
     async def h_index(self, info: Info) -> int:
         return await self.researcher.h_index(info)

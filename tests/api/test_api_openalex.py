@@ -20,6 +20,9 @@ from tests.conftest import shared_path
 from weft.graph.identity.lookup import fold_name
 from weft.graph.settings import PROJECT_ROOT
 from weft.schema.support import prefetch
+from weft.schema.types.institution import INSTITUTION_PAGE as INSTITUTION_TABLE
+from weft.schema.types.paper import PAPER_PAGE as PAPER_TABLE
+from weft.schema.types.researcher import PROFILE as PROFILE_TABLE
 
 BUTCHER = "A5032473237"
 RITSOS = "A5065371627"
@@ -946,3 +949,30 @@ def test_examples_run_with_gql_client(live_server, truth: OpenAlexTruth) -> None
     assert semantic["paper"]["title"] == truth.works["W3000695681"]["title"]
     assert semantic["paper"]["vectorModel"] is None and semantic["paper"]["similar"] == []
     assert semantic["researcher"]["name"] == "Peter Butcher" and semantic["researcher"]["similarResearchers"] == []
+
+
+# --- each folded part, asked alone, is answered by the one query (issue 53) ------------------------
+
+PART_ROOTS = [
+    ("researcher", BUTCHER, PROFILE_TABLE),
+    ("paper", OA_PAPER, PAPER_TABLE),
+    ("institution", BANGOR, INSTITUTION_TABLE),
+]
+
+
+@pytest.mark.parametrize(
+    ("root", "id", "part"),
+    [(root, id, part) for root, id, table in PART_ROOTS for part in table],
+    ids=lambda x: getattr(x, "name", x) if not isinstance(x, str) else x,
+)
+def test_each_folded_part_alone_is_one_cypher_query(client: GraphQLClient, monkeypatch, root, id, part) -> None:
+    """A part primed under another key than its field resolver loads with costs that resolver a query of its
+    own: asked alone, each part of each root's table must be answered by the root's one query, as unfolded."""
+    query = f'{{ {root}(id: "{id}") {{ id {part.example} }} }}'
+    folded = client.data(query)
+    assert folded[root] is not None
+    assert client.cypher_queries == 1, (part.name, client.cypher_queries)
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(query) == folded
+        assert client.cypher_queries > 1

@@ -88,7 +88,12 @@ def test_picked_projects_the_named_properties_or_the_lean_map() -> None:
 
 def test_an_institution_page_reads_what_its_roster_researchers_ask() -> None:
     """The folded roster reads the researchers' properties every alias of the roster asks, the id first."""
-    from weft.schema.types.institution import fold_institution
+    from weft.graph.reads.institutions import InstitutionParts
+    from weft.schema.support.parts import fold_parts
+    from weft.schema.types.institution import INSTITUTION_PAGE
+
+    def fold_institution(sel: Selection) -> InstitutionParts:
+        return fold_parts(sel, INSTITUTION_PAGE, InstitutionParts)
 
     sel = selection(
         """{ institution(id: "x") { name
