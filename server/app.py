@@ -46,7 +46,7 @@ from weft.schema.support.direct import DirectPlans
 from weft.server import health, network_routes, protections
 from weft.server.availability import Availability, Drain
 from weft.server.graphql_request import Params, decode_json, preferred_media_type, prefers_html, request_params
-from weft.server.response_cache import ResponseCache
+from weft.server.response_cache import ParsedDocument, ResponseCache
 from weft.server.site import routes as site
 from weft.server.site.graphiql import graphiql_html
 
@@ -298,7 +298,10 @@ def create_app(settings: Settings | None = None, *, warm: bool = False) -> Starl
         finally:
             await app.state.driver.close()
 
-    view = WeftGraphQL(build_schema(), graphql_ide="graphiql", allow_queries_via_get=True)
+    schema = build_schema()
+    # After the limits' own look-up: a text parsed for the response cache's key is not parsed again.
+    schema.extensions = (*schema.extensions, ParsedDocument)
+    view = WeftGraphQL(schema, graphql_ide="graphiql", allow_queries_via_get=True)
     graphql_app = ResponseCache(view, settings)
     routes: list[BaseRoute] = [
         Route("/graphql", graphql_app, methods=["GET", "POST"]),
