@@ -55,7 +55,7 @@ demo: web neo4j-start ## local Neo4j + the bundled OpenAlex sample + the server 
 test: install web chromium lint ## lint, then the whole suite against a real Neo4j (started and stopped by the tests)
 	$(BIN)/pytest -q -p no:cacheprovider --durations=20 $(PYTEST_ARGS)
 
-lint: install ## ruff (rules and format) and pyright (strict on graph/, queries/, loaders/)
+lint: install ## ruff (rules and format) and pyright (strict on graph/, queries/, loaders/, server/)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(MAKE) --no-print-directory typecheck

@@ -19,8 +19,8 @@ import gc
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncGenerator
+from typing import Any, cast
 
 import orjson
 from cross_web import HTTPException  # what Strawberry's view raises for a request it refuses
@@ -84,7 +84,7 @@ class WeftGraphQL(GraphQL[Context, None]):
         value = decode_json(data)
         if not isinstance(value, (dict, list)):
             raise HTTPException(400, "The request body must be a JSON object with a `query`.")
-        return value
+        return cast(object, value)
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket | None = None) -> Context:  # type: ignore[override]
         state = request.app.state
@@ -172,23 +172,24 @@ class WeftGraphQL(GraphQL[Context, None]):
 
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
         response: Any = None
-        if isinstance(request, Request):
-            refused = await read_bounded_body(request)
+        http = cast(Request[Any], request) if isinstance(request, Request) else None
+        if http is not None:
+            refused = await read_bounded_body(http)
             if refused is not None:
                 return refused
             try:
-                params = await self.checked_params(request)
+                params = await self.checked_params(http)
             except HTTPException as exc:
                 return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
             if params is not None and context is UNSET and root_value is UNSET:
-                response = await self.answer_directly(request, params)
+                response = await self.answer_directly(http, params)
         if response is None:
             try:
-                response = await super().run(request, context, root_value)
+                response = await super().run(http or cast(Any, request), context, root_value)
             except HTTPException as exc:  # Strawberry's plain-text refusals, as GraphQL-shaped errors
                 return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
-        if isinstance(request, Request) and isinstance(response, Response) and not isinstance(response, DirectResponse):
-            stamp(request, response)
+        if http is not None and isinstance(response, Response) and not isinstance(response, DirectResponse):
+            stamp(http, response)
         return response
 
 
@@ -255,7 +256,7 @@ async def read_bounded_body(request: Request) -> JSONResponse | None:
         body += chunk
         if len(body) > limit:
             return body_too_large(limit)
-    request._body = bytes(body)  # noqa: SLF001 - Starlette's cache of the body, read by the view
+    request._body = bytes(body)  # noqa: SLF001  # pyright: ignore[reportPrivateUsage] - Starlette's cache of the body, read by the view
     return None
 
 
@@ -287,7 +288,7 @@ def create_app(settings: Settings | None = None, *, warm: bool = False) -> Starl
     settings = settings or load_settings()
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncGenerator[None]:
         app.state.settings = settings
         NETWORK_CACHE.resize(settings.network_cache_mb << 20)
         app.state.driver = open_async_driver(settings)

@@ -28,7 +28,7 @@ import hashlib
 import json
 import logging
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
@@ -156,7 +156,8 @@ def request_params(scope: Scope, body: bytes) -> Params | None:
                 if given.get(name):
                     fields[name] = decode_json(given[name])
             return checked(fields)
-        content_type = dict(scope.get("headers") or ()).get(b"content-type", b"").decode("latin-1")
+        headers: dict[bytes, bytes] = dict(scope.get("headers") or ())
+        content_type = headers.get(b"content-type", b"").decode("latin-1")
         if JSON not in content_type.partition(";")[0].strip().lower():
             return None
         return checked(decode_json(body))
@@ -167,10 +168,11 @@ def request_params(scope: Scope, body: bytes) -> Params | None:
 def request_key(scope: Scope, params: Params, document_key: bytes) -> bytes:
     """What an answer depends on besides the data: the document's key, the operation name, the variables
     and extensions (keys sorted), the method and the Accept header (media type and status)."""
-    headers = dict(scope.get("headers") or ())
+    headers: dict[bytes, bytes] = dict(scope.get("headers") or ())
     digest = hashlib.blake2b(digest_size=20)
+    method: str = scope.get("method", "")
     for part in (
-        scope.get("method", "").encode(),
+        method.encode(),
         headers.get(b"accept", b""),
         document_key,
         (params.operation_name or "").encode(),
@@ -212,8 +214,9 @@ class ParsedDocument(SchemaExtension):
         context = self.execution_context
         if context.graphql_document is None and context.query is not None:
             request = getattr(context.context, "request", None)
-            state = getattr(request, "scope", {}).get("state") or {}
-            handed = state.pop(STATE_KEY, None)
+            scope: Scope = getattr(request, "scope", {})
+            state: dict[str, Any] = scope.get("state") or {}
+            handed: tuple[str, DocumentNode] | None = state.pop(STATE_KEY, None)
             if handed is not None and handed[0] == context.query:
                 context.graphql_document = handed[1]
         yield
@@ -234,7 +237,7 @@ class ResponseCache:
         return self.store.max_bytes > 0
 
     @contextlib.asynccontextmanager
-    async def version_watch(self, driver: AsyncDriver) -> AsyncIterator[None]:
+    async def version_watch(self, driver: AsyncDriver) -> AsyncGenerator[None]:
         """Keep `store.version` current while the app runs (lifespan): a read every `ttl_s` seconds."""
         if not self.enabled:
             yield
@@ -285,7 +288,8 @@ class ResponseCache:
         key = request_key(scope, params, document_key)
         found = self.store.get(key)
         if found is not None:
-            request_id = dict(scope.get("headers") or ()).get(b"x-request-id") or uuid.uuid4().hex[:16].encode()
+            headers: dict[bytes, bytes] = dict(scope.get("headers") or ())
+            request_id = headers.get(b"x-request-id") or uuid.uuid4().hex[:16].encode()
             await _send_cached(found, request_id, send)
             return
         await self._run_and_keep(scope, _replay(body, receive, complete), send, key, version)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contextlib import nullcontext
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -94,7 +94,8 @@ def register(app: typer.Typer) -> None:
             typer.echo("no source has been synced (weft sync SOURCE LOCATION)")
             return
         for state in states:
-            summary = state.get("last_summary") or {}
+            summary: dict[str, Any] = state.get("last_summary") or {}
+            entities: dict[str, dict[str, int]] = summary.get("entities") or {}
             marks = ", ".join(f"{k} {v}" for k, v in sorted(state.items()) if k.startswith("merged_"))
             typer.echo(
                 f"{state['source']}: watermark {state.get('watermark') or 'none'}"
@@ -106,7 +107,7 @@ def register(app: typer.Typer) -> None:
                     else ""
                 )
             )
-            for entity, c in sorted((summary.get("entities") or {}).items()):
+            for entity, c in sorted(entities.items()):
                 typer.echo(
                     f"  {entity}: {c['new']} new, {c['updated']} updated, {c['merged']} merged, {c['deleted']} deleted"
                 )
