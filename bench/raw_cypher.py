@@ -288,7 +288,7 @@ class RawShape:
     def run(self, driver: neo4j.Driver, database: str, params: dict[str, Any]) -> dict[str, Any]:
         """The row as a lean client reads it: its values by key (`Record.data()` walks every nested value
         again, ~127 ms more on a 7,400-tie network; issue 53)."""
-        records, keys, _ = driver.execute_query(
+        records, _, keys = driver.execute_query(
             self.cypher, params, database_=database, routing_=neo4j.RoutingControl.READ
         )
         return self.shape(dict(zip(keys, records[0].values(), strict=True))) if records else self.empty
