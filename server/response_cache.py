@@ -54,12 +54,13 @@ FIRST_VERSION_WAIT_S = 2.0
 
 _PER_REQUEST = {b"x-request-id", b"x-weft-cypher-queries", b"content-length", b"x-weft-cache", b"x-weft-direct"}
 
-ENTRY_OVERHEAD_BYTES = 600
-"""What a kept answer costs beside its body, measured with tracemalloc (`CachedResponse`, its key, the
-bytes object's header, the cache's two dict slots and its LRU link: ~300 bytes) and doubled."""
-ALLOCATOR_SLACK = 1.25
-"""What the allocator holds but cannot reuse, per byte kept: answers come and go in every size, and a freed
-body leaves holes (bench/RESULTS.md, issue 53: the worker's RSS against WEFT_RESPONSE_CACHE_MB)."""
+ENTRY_OVERHEAD_BYTES = 4096
+"""What a kept answer costs beside its body. tracemalloc sees ~300 bytes (`CachedResponse`, its key, the
+bytes object's header, the cache's slots and LRU link), but the worker's RSS grew by ~8 kB per kept
+1.35 kB profile (bench/worker_memory.py --query profile, bench/RESULTS.md, issue 53): a kept answer pins
+allocator memory around it. With ALLOCATOR_SLACK this weighs such an answer 10.9 kB."""
+ALLOCATOR_SLACK = 2.0
+"""What the allocator holds but cannot reuse, per byte kept (the same measurement; see ENTRY_OVERHEAD_BYTES)."""
 DOCUMENT_SHARE = 16
 """The query texts known (text -> key of its printed document) take at most this share of the cache's bytes."""
 STATE_KEY = "weft_parsed_document"
@@ -83,7 +84,7 @@ class ResponseStore:
     """An LRU of responses for one data version, within `max_bytes` (`entry_weight` each); `see(version)`
     drops older ones.
 
-    >>> store = ResponseStore(max_bytes=16 << 10)
+    >>> store = ResponseStore(max_bytes=1 << 20)
     >>> store.see((1, "m", 2, 3)); store.put(b"k", CachedResponse((), b"{}")); store.get(b"k").body
     b'{}'
     >>> store.see((2, "m", 2, 3)); store.get(b"k") is None

@@ -40,8 +40,8 @@ def test_an_answer_weighs_at_least_what_it_holds() -> None:
 
 
 def test_one_answer_past_an_eighth_is_not_kept() -> None:
-    store = ResponseStore(max_bytes=80_000)
+    store = ResponseStore(max_bytes=800_000)
     store.see((1, "m", 2, 3))
-    store.put(b"big", CachedResponse(HEADERS, b"x" * 10_000))
-    store.put(b"small", CachedResponse(HEADERS, b"x" * 1_000))
+    store.put(b"big", CachedResponse(HEADERS, b"x" * 100_000))  # weighs more than 100,000 bytes
+    store.put(b"small", CachedResponse(HEADERS, b"x" * 10_000))
     assert store.get(b"big") is None and store.get(b"small") is not None
