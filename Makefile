@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: demo test runtime install web chromium neo4j-start neo4j-stop lint typecheck schema clean
+.PHONY: demo test runtime install web chromium neo4j-start neo4j-stop lint typecheck schema bench-tools bench-p2 clean
 
 # One venv. `make demo` installs the runtime only; `make test` (and lint) upgrade the same venv with the
 # test, lint, spark and storage extras (README, "Quick start", says what each downloads).
@@ -33,6 +33,14 @@ server/static/vendor/cytoscape.min.js: web/package.json web/package-lock.json we
 
 web: server/static/vendor/cytoscape.min.js ## the page's npm packages, copied into server/static/vendor
 
+bench/node_modules/autocannon/package.json: bench/package.json bench/package-lock.json
+	npm ci --prefix bench --no-audit --no-fund --loglevel=error
+
+bench-tools: bench/node_modules/autocannon/package.json ## autocannon (pinned in bench/package-lock.json), bench/serve.py's load generator
+
+bench-p2: install ## issue 53's P2 on NEO4J_URI's graph: GraphQL p50 / lean raw Cypher p50, response cache off
+	$(BIN)/python -m bench.serve p2 --uri $${NEO4J_URI:-bolt://127.0.0.1:7687} --no-peer --rounds $${ROUNDS:-20} --weft-port $${BENCH_PORT:-8791}
+
 chromium: ## Debian's Chromium, for the browser test of the network page
 	@command -v chromium >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
@@ -55,7 +63,7 @@ demo: web neo4j-start ## local Neo4j + the bundled OpenAlex sample + the server 
 test: install web chromium lint ## lint, then the whole suite against a real Neo4j (started and stopped by the tests)
 	$(BIN)/pytest -q -p no:cacheprovider --durations=20 $(PYTEST_ARGS)
 
-lint: install ## ruff (rules and format) and pyright (strict on graph/, queries/, loaders/, schema/)
+lint: install ## ruff (rules and format) and pyright (strict on graph/, queries/, loaders/, schema/, server/)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(MAKE) --no-print-directory typecheck

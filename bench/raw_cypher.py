@@ -286,10 +286,12 @@ class RawShape:
     empty: dict[str, Any]  # `data` when the statement returns no row (unknown id)
 
     def run(self, driver: neo4j.Driver, database: str, params: dict[str, Any]) -> dict[str, Any]:
-        records, _, _ = driver.execute_query(
+        """The row as a lean client reads it: its values by key (`Record.data()` walks every nested value
+        again, ~127 ms more on a 7,400-tie network; issue 53)."""
+        records, _, keys = driver.execute_query(
             self.cypher, params, database_=database, routing_=neo4j.RoutingControl.READ
         )
-        return self.shape(records[0].data()) if records else self.empty
+        return self.shape(dict(zip(keys, records[0].values(), strict=True))) if records else self.empty
 
 
 RAW: dict[str, RawShape] = {

@@ -5,16 +5,23 @@ Modes (each starts its own `weft serve` and peer on loopback and stops them at t
 
     check       raw Cypher (bench/raw_cypher.py) returns the same values as Weft, per shape and id
     latency     interleaved request by request: Weft vs raw Cypher vs peer (where a pair exists); p50/p95
-    throughput  1 and 16 concurrent clients, Weft and peer in alternating time slices; req/s, errors, RSS
+    p2          issue 53's P2 in one command: Weft's response cache off, GraphQL p50 / lean raw Cypher p50 for
+                profile, paper, roster, mostCited and depth-2 networks (cache misses), small and large
+    throughput  1 and 16 concurrent clients, Weft and peer in alternating time slices; req/s, errors, RSS;
+                the load comes from autocannon (`make bench-tools`), each slice's answers checked first by
+                one Python request per body (`--generator python`: the Python clients, for correctness only)
     network20k  on the 20,000-work graph: depth-2 networks (limit 200) of the 20 best-connected
                 researchers, cache miss and hit, p95; mostCited p50 there vs on the shared data, interleaved
 
     .venv/bin/python -m bench.serve check --uri bolt://127.0.0.1:7791
     .venv/bin/python -m bench.serve latency --uri bolt://127.0.0.1:7791 --rounds 20
+    .venv/bin/python -m bench.serve p2 --uri bolt://127.0.0.1:7791 --rounds 20 --no-peer
     .venv/bin/python -m bench.serve throughput --uri bolt://127.0.0.1:7791 --slice-seconds 5 --repeats 3
     .venv/bin/python -m bench.serve network20k --uri bolt://127.0.0.1:7795 --shared-uri bolt://127.0.0.1:7791
 
 Each run writes a markdown table and JSON to bench/out/ and prints the load average with each figure.
+Networks are reported per size class (`LARGE_TIES`): small and large ones answer in very different times,
+and a pooled p50 falls between the two.
 A cache miss is forced by a different spelling of the same researcher per request: the internal id
 followed by a unique slug (`r…-m17`), which Weft resolves to the same researcher but caches apart.
 """
@@ -78,6 +85,11 @@ RETURN r.id AS id ORDER BY r.id LIMIT $n
 """
 INTERNAL_IDS = "UNWIND $ids AS oa MATCH (r:Researcher {openalex_id: oa}) RETURN r.id AS id"
 EXISTS = "RETURN EXISTS { MATCH (p:Paper {openalex_id: $id}) } AS found"
+LARGE_TIES = 1000
+"""A depth-2 network with at least this many ties (limit 200) is large: reported apart from the small ones."""
+P2_TARGET = 1.5
+"""Issue 53, P2: GraphQL p50 at most this times lean raw Cypher's, response cache off."""
+AUTOCANNON = ROOT / "bench" / "node_modules" / "autocannon"
 
 
 def load_average() -> tuple[float, float, float]:
@@ -154,7 +166,13 @@ def _stop(server: Server) -> None:
 
 @contextmanager
 def weft_server(
-    uri: str, port: int, url: str | None, log: Path, code: Path | None = None, weft_bin: Path = WEFT_BIN
+    uri: str,
+    port: int,
+    url: str | None,
+    log: Path,
+    code: Path | None = None,
+    weft_bin: Path = WEFT_BIN,
+    extra_env: dict[str, str] | None = None,
 ) -> Iterator[Server]:
     """`weft serve` on 127.0.0.1:port against `uri` (fresh process, so a fresh network cache); with
     `code`, the `weft` package found there (a snapshot: CODE/weft/{graph,schema,server,...}) is served
@@ -163,7 +181,7 @@ def weft_server(
         yield Server("weft", url)
         return
     _port_free("weft", f"http://127.0.0.1:{port}/graphql")
-    env = dict(os.environ, NEO4J_URI=uri)
+    env = dict(os.environ, NEO4J_URI=uri, **(extra_env or {}))
     if code is not None:
         env["PYTHONPATH"] = str(code)  # the regular package there wins over the editable install's finder
     with log.open("wb") as out:
@@ -420,9 +438,43 @@ class Contenders:
         self.miss_counter += 1
         return f"{internal_id}-m{os.getpid()}x{self.miss_counter}"
 
+    def network_classes(self, ids: list[str]) -> dict[str, tuple[list[str], str]]:
+        """The network ids by size class, small (fewer than LARGE_TIES ties) and large, each with a note
+        giving its range of ties (read once with raw Cypher)."""
+        ties = {}
+        for rid in ids:
+            data = RAW["network"].run(self.driver, DATABASE, {"id": rid, "limit": 200, **rc.NETWORK_PARAMS})
+            ties[rid] = len((data.get("researcherNetwork") or {}).get("edges") or [])
+        out = {}
+        for size, members in (
+            ("small", [r for r in ids if ties[r] < LARGE_TIES]),
+            ("large", [r for r in ids if ties[r] >= LARGE_TIES]),
+        ):
+            if members:
+                counts = [ties[r] for r in members]
+                out[size] = (members, f"{len(members)} ids, {min(counts):,}–{max(counts):,} ties")
+        return out
+
     def shapes(self, ids: Ids, with_pairs: bool = True) -> list[Shape]:
         pairs = gq.shared_pairs()
         net = ids.networks
+        networks: list[Shape] = []
+        for size, (members, note) in self.network_classes(net).items():
+            raw_network = self.raw_call("network", members, {"limit": 200, **rc.NETWORK_PARAMS})
+            networks += [
+                Shape(
+                    f"network {size}, miss",
+                    members,
+                    [self.weft_call(gq.NETWORK, members, self.miss_spelling), raw_network],
+                    f"{note}; Weft's caches miss (a new spelling of the id per request)",
+                ),
+                Shape(
+                    f"network {size}, hit",
+                    members,
+                    [self.weft_call(gq.NETWORK, members), raw_network],
+                    f"{note}; Weft's network cache holds it (warmed); raw has no cache",
+                ),
+            ]
         out = [
             Shape(
                 "profile",
@@ -445,21 +497,7 @@ class Contenders:
                 ],
                 "peer: pair D",
             ),
-            Shape(
-                "network miss",
-                net,
-                [
-                    self.weft_call(gq.NETWORK, net, self.miss_spelling),
-                    self.raw_call("network", net, {"limit": 200, **rc.NETWORK_PARAMS}),
-                ],
-                "Weft's cache misses (a new spelling of the id per request)",
-            ),
-            Shape(
-                "network hit",
-                net,
-                [self.weft_call(gq.NETWORK, net), self.raw_call("network", net, {"limit": 200, **rc.NETWORK_PARAMS})],
-                "Weft's cache holds the network (warmed); raw has no cache",
-            ),
+            *networks,
         ]
         if with_pairs:
             out += [
@@ -692,6 +730,26 @@ def latency_table(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def p2_table(rows: list[dict[str, Any]]) -> list[str]:
+    """Issue 53's P2 per shape: Weft p50 / lean raw Cypher p50 against P2_TARGET, with the load it ran at."""
+    lines = [
+        f"P2 (response cache off): GraphQL p50 / lean raw Cypher p50, target ≤ {P2_TARGET}x",
+        "",
+        "| shape | Weft p50 ms | raw p50 ms | Weft/raw | ≤ 1.5x | n | errors | load (1 min) |",
+        "|---|---:|---:|---:|---|---:|---:|---|",
+    ]
+    for row in rows:
+        if "weft/raw p50" not in row:
+            continue
+        ratio, loads = row["weft/raw p50"], row["load1"]
+        load = f"{min(loads):.1f}–{max(loads):.1f}" if loads else "–"
+        lines.append(
+            f"| {row['shape']} | {row['weft']['p50']:.1f} | {row['raw']['p50']:.1f} | **{ratio:.2f}x** | "
+            f"{'met' if ratio <= P2_TARGET else 'not met'} | {row['weft']['n']} | {row['weft']['errors']} | {load} |"
+        )
+    return lines
+
+
 # ---------------------------------------------------------------------------------------------------
 # throughput
 
@@ -763,6 +821,38 @@ def run_slice(
     return counts["done"], counts["errors"], elapsed, samples
 
 
+def run_slice_autocannon(
+    url: str, pair: gq.Pair, for_peer: bool, clients: int, seconds: float
+) -> tuple[int, int, float, list[str]]:
+    """One slice driven by autocannon (bench/autocannon.mjs): `clients` keep-alive connections sending the
+    pair's request, its ids in turn. Its answers are checked first, one Python request per id (autocannon
+    counts HTTP errors only, and a GraphQL error is a 200): (completed, errors, elapsed, error samples)."""
+    query = pair.peer if for_peer else pair.weft
+    assert query is not None
+    count = max(1, len(pair.ids))
+    bodies = [json.dumps({"query": query, "variables": pair.variables(k, for_peer)}) for k in range(count)]
+    samples = []
+    checker = Http(url, timeout=30)
+    for k in range(len(bodies)):
+        _, body, error = checker.post(query, pair.variables(k, for_peer))
+        if error or graphql_error(body):
+            samples.append(error or graphql_error(body) or "")
+    checker.close()
+    config = {"url": url, "connections": clients, "seconds": max(1, round(seconds)), "bodies": bodies}
+    done = subprocess.run(
+        ["node", str(ROOT / "bench" / "autocannon.mjs"), json.dumps(config)],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 120,
+        check=True,
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    errors = result["non2xx"] + result["errors"] + result["timeouts"]
+    if samples:  # a request that fails when checked fails under load too
+        errors = max(errors, result["ok"])
+    return result["ok"] + result["non2xx"], errors, float(result["seconds"]), samples[:5]
+
+
 def run_throughput(
     servers: dict[str, Server],
     pairs: list[gq.Pair],
@@ -770,6 +860,7 @@ def run_throughput(
     slice_seconds: float,
     repeats: int,
     max_requests: int,
+    generator: str = "autocannon",
 ) -> list[SliceResult]:
     """For each pair, `repeats` times: each client count, Weft and the peer in alternating order."""
     results = []
@@ -781,9 +872,14 @@ def run_throughput(
                 for name in order:
                     if name == "peer" and pair.peer is None:
                         continue
-                    done, errors, elapsed, samples = run_slice(
-                        servers[name].url, pair, name == "peer", clients, slice_seconds, max_requests
-                    )
+                    if generator == "autocannon":
+                        done, errors, elapsed, samples = run_slice_autocannon(
+                            servers[name].url, pair, name == "peer", clients, slice_seconds
+                        )
+                    else:
+                        done, errors, elapsed, samples = run_slice(
+                            servers[name].url, pair, name == "peer", clients, slice_seconds, max_requests
+                        )
                     load1 = load_average()[0]
                     results.append(SliceResult(pair.name, name, clients, elapsed, done, errors, samples, load1))
                     print(
@@ -967,7 +1063,7 @@ def write_out(mode: str, label: str, lines: list[str], payload: dict[str, Any]) 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("check", "latency", "throughput", "network20k"))
+    parser.add_argument("mode", choices=("check", "latency", "p2", "throughput", "network20k"))
     parser.add_argument("--uri", default="bolt://127.0.0.1:7791", help="Neo4j the servers and raw Cypher read")
     parser.add_argument("--label", default=None, help="name in the output files (default: the Bolt port)")
     parser.add_argument("--weft-port", type=int, default=8791)
@@ -1000,7 +1096,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", default="1,16")
     parser.add_argument("--slice-seconds", type=float, default=5.0)
     parser.add_argument("--repeats", type=int, default=3, help="slices per (pair, server, clients)")
-    parser.add_argument("--max-requests", type=int, default=50_000, help="cap per slice")
+    parser.add_argument("--max-requests", type=int, default=50_000, help="cap per slice (python generator)")
+    parser.add_argument(
+        "--generator",
+        choices=("autocannon", "python"),
+        default="autocannon",
+        help="throughput's load: autocannon (`make bench-tools`), or the Python clients (for correctness only)",
+    )
     parser.add_argument("--shared-uri", default="bolt://127.0.0.1:7791", help="network20k: the shared-data Neo4j")
     parser.add_argument("--shared-weft-port", type=int, default=8792)
     parser.add_argument("--top", type=int, default=20, help="network20k: the best-connected researchers")
@@ -1020,10 +1122,15 @@ def main(argv: list[str] | None = None) -> int:
         "load_before": load_before,
         "code": code_version(args.code),
     }
+    if args.mode == "throughput" and args.generator == "autocannon" and not AUTOCANNON.exists():
+        raise SystemExit(f"no autocannon in {AUTOCANNON.parent}: run `make bench-tools` (npm ci --prefix bench)")
+    extra_env = {"WEFT_RESPONSE_CACHE_MB": "0"} if args.mode == "p2" else None  # P2 is measured cache off
     with ExitStack() as stack:
         driver = stack.enter_context(open_driver(args.uri))
         weft_srv = stack.enter_context(
-            weft_server(args.uri, args.weft_port, args.weft_url, logs / f"weft-{label}.log", args.code, args.weft_bin)
+            weft_server(
+                args.uri, args.weft_port, args.weft_url, logs / f"weft-{label}.log", args.code, args.weft_bin, extra_env
+            )
         )
         peer_srv = None
         if not args.no_peer and args.mode in ("latency", "throughput", "check"):
@@ -1053,6 +1160,13 @@ def main(argv: list[str] | None = None) -> int:
             rows = latency_rows(shapes, timing)
             payload["latency"] = rows
             lines += latency_table(rows)
+        elif args.mode == "p2":
+            shapes = [s for s in contenders.shapes(ids, with_pairs=False) if not s.name.endswith("hit")]
+            timing = run_latency(shapes, args.rounds, budget_s=args.budget_seconds)
+            rows = latency_rows(shapes, timing)
+            payload["p2"] = rows
+            lines += p2_table(rows)
+            lines += ["", "Every request:", "", *latency_table(rows)]
         elif args.mode == "throughput":
             all_pairs = gq.shared_pairs()
             all_pairs["P"] = gq.Pair("P", gq.PAPER_PAIR_WEFT, gq.PAPER_PAIR_PEER, tuple(ids.papers))
@@ -1067,6 +1181,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.slice_seconds,
                     args.repeats,
                     args.max_requests,
+                    args.generator,
                 )
             rows = throughput_rows(results, sampler.peak)
             payload["throughput"] = rows

@@ -3,7 +3,12 @@ stays under 300 MB). Every request names the busiest researchers under a new spe
 network cache miss that is then kept, and its answer is kept by the response cache; `--analytics` also
 asks for stats and centrality, which build and keep the networkx graph. Prints each process's RSS.
 
+`--query profile` fills the response cache alone: researcher profiles (a few kB each, no network) under a
+new spelling each, sent by `--threads` clients, so WEFT_RESPONSE_CACHE_MB (set it in the environment; `0`
+for the baseline) is what grows the worker (issue 53: its bound holds for the RSS, not only the bodies).
+
     .venv/bin/python -m bench.worker_memory --uri bolt://127.0.0.1:7891 --weft-bin /tmp/prod/bin/weft --analytics
+    WEFT_RESPONSE_CACHE_MB=48 .venv/bin/python -m bench.worker_memory --query profile --workers 1 --rounds 400
 """
 
 from __future__ import annotations
@@ -12,12 +17,13 @@ import argparse
 import json
 import os
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import neo4j
 
 from bench import serve_queries as gq
-from bench.serve import BUSIEST, OUT, WEFT_BIN, rss_each_mb, weft_server
+from bench.serve import BUSIEST, MODEST, OUT, WEFT_BIN, rss_each_mb, weft_server
 
 
 def post(url: str, query: str, variables: dict[str, object]) -> bytes:
@@ -37,11 +43,15 @@ def main() -> None:
     parser.add_argument("--researchers", type=int, default=20, help="the busiest researchers, asked in turn")
     parser.add_argument("--rounds", type=int, default=24, help="rounds over the researchers")
     parser.add_argument("--analytics", action="store_true", help="also ask for stats and centrality")
+    parser.add_argument("--query", choices=("network", "profile"), default="network", help="what fills the caches")
+    parser.add_argument("--threads", type=int, default=4, help="clients sending at once")
     args = parser.parse_args()
 
     with neo4j.GraphDatabase.driver(args.uri, auth=None) as driver:
-        ids = [r["id"] for r in driver.execute_query(BUSIEST, n=args.researchers).records]
-    query = gq.NETWORK
+        # profiles of researchers with a few co-authors: small answers, quick to make, many to keep
+        chosen = BUSIEST if args.query == "network" else MODEST
+        ids = [r["id"] for r in driver.execute_query(chosen, n=args.researchers).records]
+    query = gq.NETWORK if args.query == "network" else gq.PROFILE
     if args.analytics:
         query = query.replace("nodes {", "stats { density components } nodes { centrality ")
     os.environ["WEFT_WORKERS"] = str(args.workers)  # what `weft serve` reads without --workers
@@ -50,14 +60,27 @@ def main() -> None:
         assert server.pid is not None
         print(f"idle: {', '.join(f'{mb:.0f}' for mb in rss_each_mb(server.pid))} MB", flush=True)
         asked = 0
-        for _ in range(args.rounds):
-            for researcher in ids:
-                asked += 1
-                answer = post(server.url, query, {"id": f"{researcher}-m{asked}", "limit": 200})
-                if b'"errors"' in answer:
-                    raise SystemExit(f"an error: {answer[:300]!r}")
-            each = rss_each_mb(server.pid)
-            print(f"after {asked} networks: {', '.join(f'{mb:.0f}' for mb in each)} MB", flush=True)
+        kept = 0
+
+        def ask(k: int) -> int:
+            variables: dict[str, object] = {"id": f"{ids[k % len(ids)]}-m{k}"}
+            if args.query == "network":
+                variables["limit"] = 200
+            answer = post(server.url, query, variables)
+            if b'"errors"' in answer:
+                raise SystemExit(f"an error: {answer[:300]!r}")
+            return len(answer)
+
+        with ThreadPoolExecutor(args.threads) as pool:
+            for _ in range(args.rounds):
+                kept += sum(pool.map(ask, range(asked, asked + len(ids))))
+                asked += len(ids)
+                each = rss_each_mb(server.pid)
+                print(
+                    f"after {asked} {args.query}s ({kept / 2**20:.1f} MB of answers): "
+                    f"{', '.join(f'{mb:.0f}' for mb in each)} MB",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

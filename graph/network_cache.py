@@ -10,9 +10,10 @@ every network query runs.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
+
+from cachetools import LRUCache
 
 from weft.graph.reads.meta import data_version
 from weft.graph.reads.reader import GraphReader
@@ -23,13 +24,33 @@ MISSING = object()
 T = TypeVar("T")
 
 
+class _Held(NamedTuple):
+    """A kept value and what it weighs."""
+
+    value: Any
+    weight: int
+
+
+class _Releasing(LRUCache[Hashable, _Held]):
+    """cachetools' LRU telling each value it evicts that it is dropped (`release()`)."""
+
+    def popitem(self) -> tuple[Hashable, _Held]:
+        key, held = super().popitem()
+        _release(held.value)
+        return key, held
+
+
+def _weight(held: _Held) -> int:
+    return held.weight
+
+
 class VersionedCache:
     """A small LRU of values keyed by (key, data_version); a newer version clears the rest.
 
     Bounded twice: at most `max_entries` values, and at most `max_weight` in all, each value weighing
     what `put` or `reweigh` is told (a network: the bytes it holds, `network_weight`, weighed again when
     its graph is built), so the network cache keeps a worker's networks within WEFT_NETWORK_CACHE_MB
-    however large they are (`resize`).
+    however large they are (`resize`). The LRU and its weights are cachetools'.
 
     >>> cache = VersionedCache(max_entries=2)
     >>> cache.put(("a",), 1, "A1")
@@ -44,9 +65,7 @@ class VersionedCache:
     def __init__(self, max_entries: int = 128, max_weight: int = 32 << 20) -> None:
         self.max_entries = max_entries
         self.max_weight = max_weight
-        self.weight = 0
-        self._weights: dict[tuple[Hashable, Any], int] = {}
-        self._entries: OrderedDict[tuple[Hashable, Any], Any] = OrderedDict()
+        self._entries = _Releasing(max(max_weight, 1), getsizeof=_weight)
         self._version: Any = None
         self._lock = threading.Lock()
         self.hits = 0
@@ -55,29 +74,30 @@ class VersionedCache:
     def __len__(self) -> int:
         return len(self._entries)
 
+    @property
+    def weight(self) -> int:
+        """What the values held weigh in all."""
+        return int(self._entries.currsize)
+
     def _see_version(self, version: Any) -> None:
         if version != self._version:
             self._drop_all()
             self._version = version
 
     def _drop_all(self) -> None:
-        for value in self._entries.values():
-            _release(value)
-        self._entries.clear()
-        self._weights.clear()
-        self.weight = 0
+        while self._entries:
+            self._entries.popitem()
 
     def get(self, key: Hashable, version: Any) -> Any:
         """The cached value for `key` at `version`, or MISSING."""
         with self._lock:
             self._see_version(version)
-            value = self._entries.get((key, version), MISSING)
-            if value is MISSING:
+            held = self._entries.get((key, version))
+            if held is None:
                 self.misses += 1
-            else:
-                self.hits += 1
-                self._entries.move_to_end((key, version))
-            return value
+                return MISSING
+            self.hits += 1
+            return held.value
 
     def put(self, key: Hashable, version: Any, value: Any, weight: int = 1) -> None:
         """Store `value` (weighing `weight`); evicts least recently used entries beyond either bound.
@@ -93,18 +113,16 @@ class VersionedCache:
         with self._lock:
             self._see_version(version)
             entry = (key, version)
-            self.weight += weight - self._weights.get(entry, 0)
-            self._weights[entry] = weight
-            replaced = self._entries.get(entry, MISSING)
-            if replaced is not MISSING and replaced is not value:
-                _release(replaced)
-            self._entries[entry] = value
-            self._entries.move_to_end(entry)
-            self._evict()
+            replaced = self._entries.get(entry)
+            if replaced is not None and replaced.value is not value:
+                _release(replaced.value)
+            self._entries[entry] = _Held(value, weight)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem()
 
     def reweigh(self, key: Hashable, version: Any, weight: int) -> None:
         """Weigh a held value anew (it came to hold more), dropping the oldest beyond the bound; a value
-        no longer held is left alone.
+        no longer held is left alone (one now heavier than the bound is dropped).
 
         >>> cache = VersionedCache(max_weight=10)
         >>> cache.put("a", 1, "A", weight=4); cache.put("b", 1, "B", weight=4); cache.reweigh("b", 1, 7)
@@ -113,10 +131,14 @@ class VersionedCache:
         """
         with self._lock:
             entry = (key, version)
-            if entry in self._weights:
-                self.weight += weight - self._weights[entry]
-                self._weights[entry] = weight
-                self._evict()
+            held = self._entries.get(entry)
+            if held is None:
+                return
+            if weight > self.max_weight:
+                del self._entries[entry]
+                _release(held.value)
+            else:
+                self._entries[entry] = _Held(held.value, weight)
 
     def resize(self, max_weight: int) -> None:
         """Bound the weight anew (the server sets it from its settings), dropping the oldest beyond it.
@@ -128,13 +150,13 @@ class VersionedCache:
         """
         with self._lock:
             self.max_weight = max_weight
-            self._evict()
-
-    def _evict(self) -> None:
-        while len(self._entries) > self.max_entries or self.weight > self.max_weight:
-            old, dropped = self._entries.popitem(last=False)
-            self.weight -= self._weights.pop(old)
-            _release(dropped)
+            old, self._entries = self._entries, _Releasing(max(max_weight, 1), getsizeof=_weight)
+            while old:
+                entry, held = super(_Releasing, old).popitem()  # least recently used first, nothing released
+                if held.weight > self.max_weight:
+                    _release(held.value)
+                else:
+                    self._entries[entry] = held
 
     def clear(self) -> None:
         """Drop everything (tests and `weft analytics` use it)."""

@@ -19,8 +19,8 @@ import gc
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncGenerator
+from typing import Any, cast
 
 import orjson
 from cross_web import HTTPException  # what Strawberry's view raises for a request it refuses
@@ -43,7 +43,7 @@ from weft.schema.root import build_schema
 from weft.server import health, network_routes, protections
 from weft.server.availability import Availability, Drain
 from weft.server.graphql_request import Params, decode_json, preferred_media_type, prefers_html, request_params
-from weft.server.response_cache import ResponseCache
+from weft.server.response_cache import ParsedDocument, ResponseCache
 from weft.server.site import routes as site
 from weft.server.site.graphiql import graphiql_html
 
@@ -81,7 +81,7 @@ class WeftGraphQL(GraphQL[Context, None]):
         value = decode_json(data)
         if not isinstance(value, (dict, list)):
             raise HTTPException(400, "The request body must be a JSON object with a `query`.")
-        return value
+        return cast(object, value)
 
     async def get_context(self, request: Request | WebSocket, response: Response | WebSocket | None = None) -> Context:  # type: ignore[override]
         state = request.app.state
@@ -133,20 +133,21 @@ class WeftGraphQL(GraphQL[Context, None]):
         return await request_params(request)
 
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
-        if isinstance(request, Request):
-            refused = await read_bounded_body(request)
+        http = cast(Request[Any], request) if isinstance(request, Request) else None
+        if http is not None:
+            refused = await read_bounded_body(http)
             if refused is not None:
                 return refused
             try:
-                await self.checked_params(request)
+                await self.checked_params(http)
             except HTTPException as exc:
                 return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
         try:
-            response = await super().run(request, context, root_value)
+            response = await super().run(http or cast(Any, request), context, root_value)
         except HTTPException as exc:  # Strawberry's plain-text refusals, as GraphQL-shaped errors
             return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
-        if isinstance(request, Request) and isinstance(response, Response):
-            stamp(request, response)
+        if http is not None and isinstance(response, Response):
+            stamp(http, response)
         return response
 
 
@@ -199,7 +200,7 @@ async def read_bounded_body(request: Request) -> JSONResponse | None:
         body += chunk
         if len(body) > limit:
             return body_too_large(limit)
-    request._body = bytes(body)  # noqa: SLF001 - Starlette's cache of the body, read by the view
+    request._body = bytes(body)  # noqa: SLF001  # pyright: ignore[reportPrivateUsage] - Starlette's cache of the body, read by the view
     return None
 
 
@@ -231,7 +232,7 @@ def create_app(settings: Settings | None = None, *, warm: bool = False) -> Starl
     settings = settings or load_settings()
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncGenerator[None]:
         app.state.settings = settings
         NETWORK_CACHE.resize(settings.network_cache_mb << 20)
         app.state.driver = open_async_driver(settings)
@@ -242,7 +243,10 @@ def create_app(settings: Settings | None = None, *, warm: bool = False) -> Starl
         finally:
             await app.state.driver.close()
 
-    view = WeftGraphQL(build_schema(), graphql_ide="graphiql", allow_queries_via_get=True)
+    schema = build_schema()
+    # After the limits' own look-up: a text parsed for the response cache's key is not parsed again.
+    schema.extensions = (*schema.extensions, ParsedDocument)
+    view = WeftGraphQL(schema, graphql_ide="graphiql", allow_queries_via_get=True)
     graphql_app = ResponseCache(view, settings)
     routes: list[BaseRoute] = [
         Route("/graphql", graphql_app, methods=["GET", "POST"]),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 
 from neo4j import AsyncDriver
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -132,7 +132,7 @@ class Availability:
             await asyncio.sleep(DOWN_INTERVAL_S if self.down else UP_INTERVAL_S)
 
     @contextlib.asynccontextmanager
-    async def watching(self) -> AsyncIterator[None]:
+    async def watching(self) -> AsyncGenerator[None]:
         """Run the watch while the app runs (lifespan); drain before the block's end returns."""
         task = asyncio.create_task(self._watch())
         try:
@@ -182,7 +182,8 @@ class Drain:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, reason: str) -> None:
         """The refusal, logged with the request's id as the API logs its errors (schema/support/errors.py)."""
-        request_id = dict(scope.get("headers") or ()).get(b"x-request-id", b"-").decode("latin-1")
+        headers: dict[bytes, bytes] = dict(scope.get("headers") or ())
+        request_id = headers.get(b"x-request-id", b"-").decode("latin-1")
         api_log.info("request %s: refused: %s", request_id, reason)
         await refused(scope["path"], reason)(scope, receive, send)
 

@@ -17,10 +17,10 @@ FORMATS = {
 }
 
 
-def export_graph(network: Network) -> nx.Graph:
+def export_graph(network: Network) -> nx.Graph[str]:
     """The network as a plain graph for writers: node `label`, `name`, `paper_count`, `distance`,
     `community`, `centrality`; edge `weight`, `first_year`, `last_year` (absent values left out)."""
-    graph = nx.Graph(centre=network.centre, kind=network.kind, truncated=network.truncated)
+    graph: nx.Graph[str] = nx.Graph(centre=network.centre, kind=network.kind, truncated=network.truncated)
     for node, attrs in network.graph.nodes(data=True):
         graph.add_node(
             node,
@@ -40,21 +40,21 @@ def export_graph(network: Network) -> nx.Graph:
     return graph
 
 
-def graphml_bytes(graph: nx.Graph) -> bytes:
+def graphml_bytes(graph: nx.Graph[str]) -> bytes:
     """GraphML (UTF-8) from networkx's writer."""
     buffer = io.BytesIO()
-    nx.write_graphml(graph, buffer, encoding="utf-8")
+    nx.write_graphml(graph, buffer, encoding="utf-8")  # pyright: ignore[reportUnknownMemberType] - its stub's overload
     return buffer.getvalue()
 
 
-def gexf_bytes(graph: nx.Graph) -> bytes:
+def gexf_bytes(graph: nx.Graph[str]) -> bytes:
     """GEXF 1.2 (UTF-8), the format Gephi opens, from networkx's writer."""
     buffer = io.BytesIO()
     nx.write_gexf(graph, buffer, encoding="utf-8", version="1.2draft")
     return buffer.getvalue()
 
 
-def cytoscape_elements(graph: nx.Graph) -> dict[str, Any]:
+def cytoscape_elements(graph: nx.Graph[str]) -> dict[str, Any]:
     """Cytoscape.js JSON (`{data, elements: {nodes, edges}}`) from networkx's cytoscape_data."""
     return nx.cytoscape_data(graph, name="name", ident="id")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from cross_web import HTTPException  # what Strawberry's view raises for a request it refuses
@@ -86,7 +86,7 @@ async def request_params(request: Request) -> Params | None:
         return None
     body = decode_json(await request.body())
     if isinstance(body, list):
-        for item in body:  # type: ignore[reportUnknownVariableType]
+        for item in cast(list[object], body):
             checked(item)
         return None
     return checked(body)

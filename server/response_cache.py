@@ -2,16 +2,22 @@
 
 Weft's data changes only when a load (or `weft analytics`, `weft migrate`) commits, and each of those
 bumps the graph's version (graph/reads/meta.py). So an answer depends on the request and the version
-alone, and a repeated request (the same bytes, the same Accept) can be answered from memory: no
-parsing, no execution, no Cypher. A background task reads the version every `ttl_s` seconds (one tiny
-query, not one per request); a newer version drops every entry. An answer can thus be up to `ttl_s`
-old just after a load commits (WEFT_RESPONSE_CACHE_TTL_MS, default 250 ms).
+alone, and a repeated request can be answered from memory: no execution, no Cypher. A request is the
+same when it asks the same: its document as graphql-core prints it (so spacing, commas and comments do
+not matter), its operation name, its variables and extensions with their keys sorted, its method and
+its Accept header (which picks the media type and status). A query text is parsed once per process
+for that key, and the parsed document is handed to the execution (`ParsedDocument`), never parsed twice.
+A background task reads the version every `ttl_s` seconds (one tiny query, not one per request); a newer
+version drops every entry. An answer can thus be up to `ttl_s` old just after a load commits
+(WEFT_RESPONSE_CACHE_TTL_MS, default 250 ms).
 
-Only complete successes are kept (status 200, no `errors`), within WEFT_RESPONSE_CACHE_MB of memory per
-process (least recently used out first; one answer at most an eighth of it). Anything else (errors,
-refusals, the database down, an unknown version) goes to the app unchanged. Responses say
-`x-weft-cache: hit` or `miss`; a hit ran no Cypher (`x-weft-cypher-queries: 0`). WEFT_RESPONSE_CACHE_MB=0
-turns it off.
+Only complete successes are kept (status 200, no `errors`), within WEFT_RESPONSE_CACHE_MB of the worker's
+memory (least recently used out first; one answer at most an eighth of it). Each answer weighs what it
+holds in the process, not only its body: the objects around the body and the key, and what the allocator
+keeps beside them (`entry_weight`; bench/worker_memory.py measures the worker's RSS). Anything else
+(errors, refusals, the database down, an unknown version, a body that is no GraphQL request) goes to the
+app unchanged. Responses say `x-weft-cache: hit` or `miss`; a hit ran no Cypher (`x-weft-cypher-queries:
+0`). WEFT_RESPONSE_CACHE_MB=0 turns it off.
 """
 
 from __future__ import annotations
@@ -19,20 +25,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import uuid
-from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl
 
 import orjson
+from cachetools import LRUCache
+from cross_web import HTTPException
+from graphql import DocumentNode, GraphQLError, parse, print_ast
 from neo4j import AsyncDriver
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from strawberry.extensions import SchemaExtension
 
 from weft.graph.reads.meta import DataVersion, data_version
 from weft.graph.reads.reader import GraphReader
 from weft.graph.settings import Settings
+from weft.schema.support.limits import MAX_TOKENS
+from weft.server.graphql_request import JSON, Params, checked, decode_json
 
 log = logging.getLogger("weft.server")
 
@@ -41,19 +54,37 @@ FIRST_VERSION_WAIT_S = 2.0
 
 _PER_REQUEST = {b"x-request-id", b"x-weft-cypher-queries", b"content-length", b"x-weft-cache", b"x-weft-direct"}
 
+ENTRY_OVERHEAD_BYTES = 4096
+"""What a kept answer costs beside its body. tracemalloc sees ~300 bytes (`CachedResponse`, its key, the
+bytes object's header, the cache's slots and LRU link), but the worker's RSS grew by ~8 kB per kept
+1.35 kB profile (bench/worker_memory.py --query profile, bench/RESULTS.md, issue 53): a kept answer pins
+allocator memory around it. With ALLOCATOR_SLACK this weighs such an answer 10.9 kB."""
+ALLOCATOR_SLACK = 2.0
+"""What the allocator holds but cannot reuse, per byte kept (the same measurement; see ENTRY_OVERHEAD_BYTES)."""
+DOCUMENT_SHARE = 16
+"""The query texts known (text -> key of its printed document) take at most this share of the cache's bytes."""
+STATE_KEY = "weft_parsed_document"
+"""Where a request's scope state carries the document parsed for its key (read by `ParsedDocument`)."""
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class CachedResponse:
-    """A complete 200 answer: its headers (less the per-request ones) and body."""
+    """A complete 200 answer: its headers (less the per-request ones, shared between answers) and body."""
 
     headers: tuple[tuple[bytes, bytes], ...]
     body: bytes
 
 
-class ResponseStore:
-    """An LRU of responses for one data version, within `max_bytes`; `see(version)` drops older ones.
+def entry_weight(response: CachedResponse) -> int:
+    """The bytes a kept answer holds in the worker: its body, the objects around it and the allocator's slack."""
+    return int((len(response.body) + ENTRY_OVERHEAD_BYTES) * ALLOCATOR_SLACK)
 
-    >>> store = ResponseStore(max_bytes=16)
+
+class ResponseStore:
+    """An LRU of responses for one data version, within `max_bytes` (`entry_weight` each); `see(version)`
+    drops older ones.
+
+    >>> store = ResponseStore(max_bytes=1 << 20)
     >>> store.see((1, "m", 2, 3)); store.put(b"k", CachedResponse((), b"{}")); store.get(b"k").body
     b'{}'
     >>> store.see((2, "m", 2, 3)); store.get(b"k") is None
@@ -64,50 +95,104 @@ class ResponseStore:
         self.max_bytes = max_bytes
         self.max_entry_bytes = max_bytes // 8
         self.version: DataVersion | None = None
-        self.size = 0
-        self._entries: OrderedDict[bytes, CachedResponse] = OrderedDict()
+        self._entries: LRUCache[bytes, CachedResponse] = LRUCache(max(max_bytes, 1), getsizeof=entry_weight)
+        self._headers: dict[tuple[tuple[bytes, bytes], ...], tuple[tuple[bytes, bytes], ...]] = {}
 
     def __len__(self) -> int:
         return len(self._entries)
 
+    @property
+    def size(self) -> int:
+        """The weight of every kept answer (at most `max_bytes`)."""
+        return int(self._entries.currsize)
+
     def see(self, version: DataVersion | None) -> None:
         if version != self.version:
             self._entries.clear()
-            self.size = 0
+            self._headers.clear()
             self.version = version
 
     def get(self, key: bytes) -> CachedResponse | None:
-        found = self._entries.get(key)
-        if found is not None:
-            self._entries.move_to_end(key)
-        return found
+        return self._entries.get(key)
 
     def put(self, key: bytes, response: CachedResponse) -> None:
-        if len(response.body) > self.max_entry_bytes:
+        if entry_weight(response) > self.max_entry_bytes:
             return
-        old = self._entries.pop(key, None)
-        self.size += len(response.body) - (len(old.body) if old else 0)
-        self._entries[key] = response
-        while self.size > self.max_bytes:
-            _, dropped = self._entries.popitem(last=False)
-            self.size -= len(dropped.body)
+        # Answers of one kind carry the same headers: one tuple for all of them (a handful of kinds).
+        headers = self._headers.setdefault(response.headers, response.headers)
+        self._entries[key] = CachedResponse(headers, response.body)
 
 
-def request_key(scope: Scope, body: bytes) -> bytes:
-    """What an answer depends on besides the data: method, query string, body and the headers the
-    GraphQL view reads (Accept picks the media type and status, Content-Type the body's parsing)."""
-    headers = dict(scope.get("headers") or ())
+class DocumentKeys:
+    """The key of each query text seen: a digest of its document as graphql-core prints it, so texts that
+    differ only in spacing, commas or comments share one. Bounded by the texts' bytes (LRU)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        # text -> (key, the bytes the entry holds): cachetools weighs values, and a text's weight is its own
+        self._keys: LRUCache[str, tuple[bytes, int]] = LRUCache(max(max_bytes, 1), getsizeof=lambda v: v[1])
+
+    def key(self, text: str) -> tuple[bytes, DocumentNode | None] | None:
+        """(key, the document parsed for it now, or None when the text was known); None when no GraphQL."""
+        known = self._keys.get(text)
+        if known is not None:
+            return known[0], None
+        try:
+            document = parse(text, max_tokens=MAX_TOKENS)  # as the execution parses it (limits.py)
+        except GraphQLError:
+            return None
+        digest = hashlib.blake2b(print_ast(document).encode(), digest_size=20).digest()
+        with contextlib.suppress(ValueError):  # a text larger than the whole share is not kept
+            self._keys[text] = (digest, int((len(text) + ENTRY_OVERHEAD_BYTES) * ALLOCATOR_SLACK))
+        return digest, document
+
+
+def request_params(scope: Scope, body: bytes) -> Params | None:
+    """The GraphQL parameters of a GET, or of a POST with a JSON body, as the app reads them
+    (server/graphql_request.py); None for anything else (the app answers it, and nothing is kept)."""
+    try:
+        if scope.get("method") == "GET":
+            given = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
+            fields: dict[str, object] = {k: given[k] for k in ("query", "operationName") if k in given}
+            for name in ("variables", "extensions"):
+                if given.get(name):
+                    fields[name] = decode_json(given[name])
+            return checked(fields)
+        headers: dict[bytes, bytes] = dict(scope.get("headers") or ())
+        content_type = headers.get(b"content-type", b"").decode("latin-1")
+        if JSON not in content_type.partition(";")[0].strip().lower():
+            return None
+        return checked(decode_json(body))
+    except (HTTPException, UnicodeDecodeError):
+        return None
+
+
+def request_key(scope: Scope, params: Params, document_key: bytes) -> bytes:
+    """What an answer depends on besides the data: the document's key, the operation name, the variables
+    and extensions (keys sorted), the method and the Accept header (media type and status)."""
+    headers: dict[bytes, bytes] = dict(scope.get("headers") or ())
     digest = hashlib.blake2b(digest_size=20)
+    method: str = scope.get("method", "")
     for part in (
-        scope.get("method", "").encode(),
-        scope.get("query_string", b""),
+        method.encode(),
         headers.get(b"accept", b""),
-        headers.get(b"content-type", b""),
-        body,
+        document_key,
+        (params.operation_name or "").encode(),
+        _canonical(params.variables),
+        _canonical(params.extensions),
     ):
         digest.update(len(part).to_bytes(8, "big"))
         digest.update(part)
     return digest.digest()
+
+
+def _canonical(value: dict[str, Any] | None) -> bytes:
+    """JSON with sorted keys (the same variables in another order are the same request)."""
+    if value is None:
+        return b"-"
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # past orjson's integers: the standard library sorts too
+        return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
 
 
 def is_complete_success(status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> bool:
@@ -123,20 +208,37 @@ def is_complete_success(status: int, headers: list[tuple[bytes, bytes]], body: b
         return False
 
 
+class ParsedDocument(SchemaExtension):
+    """Hands the document the cache parsed for a request's key to its execution, so it is parsed once."""
+
+    def on_parse(self) -> Iterator[None]:
+        context = self.execution_context
+        if context.graphql_document is None and context.query is not None:
+            request = getattr(context.context, "request", None)
+            scope: Scope = getattr(request, "scope", {})
+            state: dict[str, Any] = scope.get("state") or {}
+            handed: tuple[str, DocumentNode] | None = state.pop(STATE_KEY, None)
+            if handed is not None and handed[0] == context.query:
+                context.graphql_document = handed[1]
+        yield
+
+
 class ResponseCache:
     """ASGI wrapper of the GraphQL app answering repeated requests from a `ResponseStore`."""
 
     def __init__(self, app: ASGIApp, settings: Settings) -> None:
         self.app = app
         self.settings = settings
-        self.store = ResponseStore(settings.response_cache_mb * 1024 * 1024)
+        budget = settings.response_cache_mb * 1024 * 1024
+        self.documents = DocumentKeys(budget // DOCUMENT_SHARE)
+        self.store = ResponseStore(budget - budget // DOCUMENT_SHARE)
 
     @property
     def enabled(self) -> bool:
         return self.store.max_bytes > 0
 
     @contextlib.asynccontextmanager
-    async def version_watch(self, driver: AsyncDriver) -> AsyncIterator[None]:
+    async def version_watch(self, driver: AsyncDriver) -> AsyncGenerator[None]:
         """Keep `store.version` current while the app runs (lifespan): a read every `ttl_s` seconds."""
         if not self.enabled:
             yield
@@ -176,10 +278,19 @@ class ResponseCache:
             await self.app(scope, _replay(body, receive, complete), send)
             return
         version = self.store.version
-        key = request_key(scope, body)
-        found = self.store.get(key) if version is not None else None
+        params = request_params(scope, body) if version is not None else None
+        known = self.documents.key(params.query) if params is not None and params.query else None
+        if params is None or known is None:  # nothing to keep: no version, or no GraphQL request
+            await self.app(scope, _replay(body, receive, complete), send)
+            return
+        document_key, parsed = known
+        if parsed is not None:
+            scope.setdefault("state", {})[STATE_KEY] = (params.query, parsed)
+        key = request_key(scope, params, document_key)
+        found = self.store.get(key)
         if found is not None:
-            request_id = dict(scope.get("headers") or ()).get(b"x-request-id") or uuid.uuid4().hex[:16].encode()
+            headers: dict[bytes, bytes] = dict(scope.get("headers") or ())
+            request_id = headers.get(b"x-request-id") or uuid.uuid4().hex[:16].encode()
             await _send_cached(found, request_id, send)
             return
         await self._run_and_keep(scope, _replay(body, receive, complete), send, key, version)

@@ -6,9 +6,9 @@ import csv
 import json
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from neo4j import READ_ACCESS, Driver, ManagedTransaction, unit_of_work
@@ -67,9 +67,9 @@ def to_plain(value: Any) -> Any:
     if isinstance(value, neo4j_graph.Path):
         return [to_plain(n) for n in value.nodes]
     if isinstance(value, Mapping):
-        return {k: to_plain(v) for k, v in value.items()}
+        return {k: to_plain(v) for k, v in cast(Mapping[str, Any], value).items()}
     if isinstance(value, (list, tuple)):
-        return [to_plain(v) for v in value]
+        return [to_plain(v) for v in cast(Sequence[Any], value)]
     if hasattr(value, "iso_format"):
         return value.iso_format()
     return value
@@ -134,7 +134,8 @@ def check_read_only(driver: Driver, text: str, params: Mapping[str, Any], databa
     ):
         # the analyst's own query, planned and not run; a str from the command line, never a LiteralString
         summary = session.run("EXPLAIN " + text, dict(params)).consume()  # pyright: ignore[reportArgumentType]
-    why = refusal(summary.query_type, _operators(summary.plan), database)
+    plan = cast(Mapping[str, Any] | None, summary.plan)  # pyright: ignore[reportUnknownMemberType] - the driver's bare dict
+    why = refusal(summary.query_type, _operators(plan), database)
     if why:
         raise InvalidInput(f"refused: `weft cypher` is read-only: {why}", argument="query")
 

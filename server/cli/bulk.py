@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -108,7 +108,7 @@ def build_command(
 
 
 @contextmanager
-def fetched(folder: str) -> Iterator[Path]:
+def fetched(folder: str) -> Generator[Path]:
     """A built folder as a local path: a URL's files are downloaded under TMPDIR for the import, then removed."""
     from weft.loaders.storage import download, location
 

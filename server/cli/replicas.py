@@ -16,7 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -226,10 +226,11 @@ def describe(base: Settings) -> list[str]:
     lines: list[str] = []
     for port in replica_ports(base):
         replica = replica_settings(base, port)
+        marker: dict[str, Any] = {}
         try:
             marker = json.loads(local_server.Instance(replica).replica_marker.read_text())
         except (OSError, ValueError):
-            marker = {}
+            pass
         lines.append(
             f"{local_server.status(replica)}; read-only, loaded from {marker.get('dump', '?')} "
             f"at {marker.get('loaded_at', '?')}"

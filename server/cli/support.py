@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from typing import Annotated, Any
 
@@ -28,7 +28,7 @@ def fail(exc: WeftError) -> typer.Exit:
 
 
 @contextmanager
-def connected(settings: Settings | None = None) -> Iterator[tuple[Driver, Settings]]:
+def connected(settings: Settings | None = None) -> Generator[tuple[Driver, Settings]]:
     """A driver that has answered once, with its settings; WeftError becomes a clean exit."""
     settings = settings or load_settings()
     try:
@@ -96,7 +96,7 @@ def parse_wait(wait: str | None) -> float | None:
 
 
 @contextmanager
-def writing(driver: Driver, settings: Settings, command: str, wait: str | None) -> Iterator[WriterLock]:
+def writing(driver: Driver, settings: Settings, command: str, wait: str | None) -> Generator[WriterLock]:
     """Hold the database's writer lock around a command's writes (graph/writer_lock.py), waiting as `--wait`
     says; WriterBusy (WeftError) names the holder when it is refused."""
     with writer_lock(

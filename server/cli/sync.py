@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -143,7 +143,8 @@ def register(app: typer.Typer) -> None:
             typer.echo("no source has been synced (weft sync SOURCE LOCATION)")
             return
         for state in states:
-            summary = state.get("last_summary") or {}
+            summary: dict[str, Any] = state.get("last_summary") or {}
+            entities: dict[str, dict[str, int]] = summary.get("entities") or {}
             marks = ", ".join(f"{k} {v}" for k, v in sorted(state.items()) if k.startswith("merged_"))
             typer.echo(
                 f"{state['source']}: watermark {state.get('watermark') or 'none'}"
@@ -155,7 +156,7 @@ def register(app: typer.Typer) -> None:
                     else ""
                 )
             )
-            for entity, c in sorted((summary.get("entities") or {}).items()):
+            for entity, c in sorted(entities.items()):
                 typer.echo(
                     f"  {entity}: {c['new']} new, {c['updated']} updated, {c['merged']} merged, {c['deleted']} deleted"
                 )

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from feedgen.feed import FeedGenerator
+from feedgen.feed import FeedGenerator  # pyright: ignore[reportMissingTypeStubs] - feedgen ships no types
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -49,7 +49,7 @@ def published(node: dict[str, Any]) -> datetime | None:
 def render(request: Request, title: str, page_path: str, feed_path: str, papers: list[dict[str, Any]]) -> Response:
     """The feed of `papers` for the page at `page_path`."""
     base = site_base(request)
-    fg = FeedGenerator()
+    fg: Any = FeedGenerator()
     fg.title(_text(f"{title} — newest papers on Weft"))
     fg.link(href=base + feed_path, rel="self")
     fg.link(href=base + page_path, rel="alternate")  # the last link is the channel's <link>
@@ -57,7 +57,7 @@ def render(request: Request, title: str, page_path: str, feed_path: str, papers:
     fg.language("en")
     fg.lastBuildDate(max((d for n in papers if (d := published(n)) is not None), default=UNDATED))
     for node in reversed(papers):  # feedgen puts each new entry first
-        entry = fg.add_entry()
+        entry: Any = fg.add_entry()
         link = base + urls.paper_path(node)
         entry.title(_text(node.get("title") or node["id"]))
         entry.link(href=link)
@@ -157,7 +157,7 @@ async def changes_feed(request: Request) -> Response:
     changes = await newest_changes(reader, ITEMS)
     nodes = await _current_nodes(reader, changes)
     base = site_base(request)
-    fg = FeedGenerator()
+    fg: Any = FeedGenerator()
     fg.title("Weft — changes to the graph")
     fg.link(href=base + "/feeds/changes.xml", rel="self")
     fg.link(href=base + "/developers", rel="alternate")
@@ -166,7 +166,7 @@ async def changes_feed(request: Request) -> Response:
     fg.lastBuildDate(max((c["at"] for c in changes if c.get("at")), default=UNDATED))
     for change in reversed(changes):  # feedgen puts each new entry first
         title, path = _change_item(change, nodes)
-        entry = fg.add_entry()
+        entry: Any = fg.add_entry()
         entry.title(_text(title))
         entry.link(href=base + path)
         entry.guid(f"{base}/feeds/changes.xml#change-{change['seq']}", permalink=False)

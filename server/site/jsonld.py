@@ -6,7 +6,7 @@ the template's base."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from markupsafe import Markup
 
@@ -25,10 +25,10 @@ def _absolute(value: Any, base: str) -> Any:
     if isinstance(value, dict):
         return {
             k: (base + v if k in _PATH_KEYS and isinstance(v, str) and v.startswith("/") else _absolute(v, base))
-            for k, v in value.items()
+            for k, v in cast(dict[str, Any], value).items()
         }
     if isinstance(value, list):
-        return [_absolute(v, base) for v in value]
+        return [_absolute(v, base) for v in cast(list[Any], value)]
     return value
 
 

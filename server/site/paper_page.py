@@ -20,7 +20,8 @@ SHOWN_AUTHORS = 8
 
 def version_info(node: dict[str, Any]) -> dict[str, Any]:
     """The latest version and the first submission date from `versions` (`v1@2007-04-02` strings)."""
-    versions = [str(v).partition("@") for v in node.get("versions") or []]
+    given: list[Any] = node.get("versions") or []
+    versions = [str(v).partition("@") for v in given]
     if not versions:
         return {"latest": None, "submitted": None, "count": 0}
     return {"latest": versions[-1][0], "submitted": versions[0][2] or None, "count": len(versions)}

@@ -52,7 +52,8 @@ def site_base(request: Request) -> str:
     return request.app.state.settings.base_url
 
 
-templates.env.globals.update(
+_environment: Any = templates.env  # jinja2's Environment (its globals and filters are plain dicts)
+_environment.globals.update(
     paper_path=urls.paper_path,
     researcher_path=urls.researcher_path,
     institution_path=urls.institution_path,
@@ -64,7 +65,7 @@ templates.env.globals.update(
     static_url=static_url,
     default_description=DESCRIPTION,
 )
-templates.env.filters["web_link"] = web_link
+_environment.filters["web_link"] = web_link
 
 
 def reader_of(request: Request) -> GraphReader:
@@ -99,7 +100,8 @@ class SafeMarkdown(MarkdownConverter):
         if not text:
             return text
         text = text.replace("\\", "\\\\").replace("&", "\\&").replace("<", "\\<")
-        escaped = str(super().escape(text, parent_tags))  # pyright: ignore[reportAttributeAccessIssue] - untyped base
+        base: Any = super()  # markdownify's converter is untyped
+        escaped = str(base.escape(text, parent_tags))
         return escaped.replace("[", "\\[").replace("]", "\\]")
 
     def convert_a(self, el: Any, text: str, parent_tags: set[str]) -> str:
@@ -110,7 +112,8 @@ class SafeMarkdown(MarkdownConverter):
             scheme = "?"
         if scheme and web_link(href) is None:  # an absolute link, and not http(s)
             return text
-        return super().convert_a(el, text, parent_tags)  # pyright: ignore[reportAttributeAccessIssue] - not in the stub
+        base: Any = super()  # markdownify's converter is untyped
+        return str(base.convert_a(el, text, parent_tags))
 
 
 _MARKDOWN = SafeMarkdown(heading_style="ATX", strip=["script", "style", "form", "button", "input"])

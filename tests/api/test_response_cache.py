@@ -151,3 +151,56 @@ def test_a_load_killed_midway_leaves_no_kept_answer_behind_the_database(
         assert cache == "hit" and time.monotonic() < deadline, "the kept answer stayed behind the database"
         time.sleep(TTL_S)
     assert cache == "miss"
+
+
+REFORMATTED = """
+query {   # the same document, written otherwise
+  mostCited(first: 3) {
+    totalCount,
+    edges { node { id, title, citedByCount } }
+  }
+}
+"""
+
+
+def test_a_reformatted_query_is_the_same_request(http: TestClient) -> None:
+    """The key is the document as graphql-core prints it: spacing, commas and comments do not count."""
+    first = _post(http, MOST_CITED)
+    again = _post(http, REFORMATTED)
+    assert again[:2] == ("hit", "0") and again[2] == first[2]
+    other = _post(http, MOST_CITED.replace("first: 3", "first: 2"))
+    assert other[0] == "miss"
+
+
+def test_variables_in_another_order_are_the_same_request(http: TestClient) -> None:
+    query = "query ($n: Int!, $after: String) { mostCited(first: $n, after: $after) { edges { node { id } } } }"
+    http.post("/graphql", json={"query": query, "variables": {"n": 2, "after": None}})
+    response = http.post(
+        "/graphql",
+        content=b'{"variables": {"after": null, "n": 2}, "query": "%s"}' % query.encode(),
+        headers={"content-type": "application/json"},
+    )
+    assert response.headers["x-weft-cache"] == "hit"
+    got = http.get("/graphql", params={"query": query, "variables": '{"after":null,"n":2}'})
+    assert got.status_code == 200 and got.headers["x-weft-cache"] in ("hit", "miss")
+    assert http.post("/graphql", json={"query": query, "variables": {"n": 3}}).headers["x-weft-cache"] == "miss"
+
+
+def test_a_new_text_is_parsed_once(http: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache parses a text it has not seen for its key and hands the document to the execution."""
+    import strawberry.schema.schema as strawberry_schema
+
+    from weft.server import response_cache
+
+    parses: list[str] = []
+    for module in (strawberry_schema, response_cache):
+        real = module.parse
+
+        def counted(text: str, *args: object, real: object = real, **kwargs: object) -> object:
+            parses.append(text)
+            return real(text, *args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(module, "parse", counted)
+    text = "{ mostCited(first: 1) { totalCount } }  # parsed once"
+    assert _post(http, text)[0] == "miss" and _post(http, text)[0] == "hit"
+    assert parses == [text]
