@@ -109,9 +109,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """A server started in the background for tests that never ran (deselected, interrupted) is stopped."""
+    """A server started in the background for tests that never ran (deselected, interrupted) is stopped, and
+    the scratch server too."""
     if _started_in_background() and not os.environ.get("WEFT_KEEP_NEO4J"):
         local_server.stop(load_settings())
+    for server in _scratch:  # when the session ended before the last module that uses it
+        local_server.stop(server)
 
 
 @pytest.fixture(scope="session")
@@ -148,6 +151,35 @@ def import_settings(settings: Settings) -> Iterator[Settings]:
     yield other
     local_server.stop(other)
     shutil.rmtree(local_server.Instance(other).home, ignore_errors=True)
+
+
+_scratch: list[Settings] = []  # the session's scratch server, once started
+
+
+def _later_module_uses(request: pytest.FixtureRequest, fixture: str) -> bool:
+    """True when a module after the requesting one has a test that uses `fixture`."""
+    items = request.session.items
+    last = max(i for i, item in enumerate(items) if getattr(item, "module", None) is request.module)
+    return any(fixture in _fixtures(item) for item in items[last + 1 :])
+
+
+@pytest.fixture(scope="module")
+def scratch_server(settings: Settings, request: pytest.FixtureRequest) -> Iterator[Settings]:
+    """A scratch Neo4j (graph/local_server.scratch_settings: own free port, small memory) that tests stop,
+    kill and restart, running, migrated and emptied for the module. One server serves every module that
+    asks (each Neo4j start costs seconds to tens of seconds); stopped after the last of them."""
+    if not _scratch:
+        _scratch.append(local_server.scratch_settings(settings))
+    server = _scratch[0]
+    local_server.start(server, echo=lambda _m: None)  # a no-op when it answers
+    try:
+        with open_driver(server) as driver:
+            reset(driver, server.neo4j_database)
+            migrate(driver, server.neo4j_database)  # indexes, as every Weft database has them
+        yield server
+    finally:
+        if not _later_module_uses(request, "scratch_server"):
+            local_server.stop(server)
 
 
 SHARED_LOADS = ("openalex_graph", "all_sources_graph")
