@@ -17,7 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ from tests.conftest import shared_path
 from tests.integration.test_load_arxiv import graph_state
 from weft.graph import local_server
 from weft.graph.driver import open_driver
-from weft.graph.migrate import migrate, reset
+from weft.graph.migrate import reset
 from weft.graph.settings import Settings
 from weft.loaders.run import load_paths
 from weft.server.warm_up import warm_up
@@ -93,16 +92,9 @@ def test_a_killed_load_converges_when_rerun(driver: Driver, settings: Settings, 
 
 
 @pytest.fixture(scope="module")
-def scratch(settings: Settings) -> Iterator[Settings]:
-    """A scratch Neo4j (migrated, empty) that the tests below stop and start; stopped at the end."""
-    server = local_server.scratch_settings(settings)
-    local_server.start(server, echo=lambda _m: None)
-    try:
-        with open_driver(server) as driver:
-            migrate(driver, server.neo4j_database)  # indexes, as every Weft database has them
-        yield server
-    finally:
-        local_server.stop(server)
+def scratch(scratch_server: Settings) -> Settings:
+    """The session's scratch Neo4j (migrated, empty), which the tests below stop and start."""
+    return scratch_server
 
 
 # The chaos test: 16 clients asking for a researcher the empty scratch database does not hold (a lookup

@@ -9,15 +9,12 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from tests.api.conftest import LiveServer
 from weft.graph import local_server
-from weft.graph.driver import open_driver
-from weft.graph.migrate import migrate
 from weft.graph.settings import Settings
 
 QUERY = '{ researcher(id: "A5032473237") { name } }'
@@ -26,16 +23,9 @@ HANG_S = 60.0  # the app's deadline and the clients' timeout: only a hang reache
 
 
 @pytest.fixture(scope="module")
-def scratch(settings: Settings) -> Iterator[Settings]:
-    """A scratch Neo4j on its own free ports (migrated, empty) that the test kills and restarts."""
-    server = dataclasses.replace(local_server.scratch_settings(settings), request_deadline_s=HANG_S)
-    local_server.start(server, echo=lambda _m: None)
-    try:
-        with open_driver(server) as driver:
-            migrate(driver, server.neo4j_database)
-        yield server
-    finally:
-        local_server.stop(server)
+def scratch(scratch_server: Settings) -> Settings:
+    """The session's scratch Neo4j (migrated, empty), which the test kills and restarts."""
+    return dataclasses.replace(scratch_server, request_deadline_s=HANG_S)
 
 
 def ask(http: httpx.Client, url: str) -> httpx.Response:
