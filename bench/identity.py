@@ -10,8 +10,9 @@ NEO4J_URI, and Weft's researchers are compared with the ORCID clusters (graph/id
 * `ids-hidden`: ORCIDs and author ids removed, so every authorship is its own record and only evidence can
   join them (the S2AND setting, where the linker has something to do).
 
-People are split in two halves by a hash of their name key (whole name blocks): the model is fitted and its threshold chosen on
-half A (`--fit`), and every figure is reported on half B. Run:
+Signatures are split in two halves by a hash of their name key (whole name blocks, so links and their closure
+never cross halves): the model is fitted and its threshold chosen on half A (`--fit`), and every figure is
+reported on half B. Run:
 
     NEO4J_URI=bolt://127.0.0.1:7841 python bench/identity.py [--data ../shared/data] [--fit]
 
@@ -39,7 +40,7 @@ from neo4j import Driver
 from weft.graph.driver import open_driver
 from weft.graph.identity import link_model
 from weft.graph.identity.ids import canonical_keys, internal_id
-from weft.graph.identity.linking import LinkModel, choose_threshold, fit_logistic, vector
+from weft.graph.identity.linking import LinkModel, Profile, choose_threshold, fit_signed, vector
 from weft.graph.identity.links import all_researcher_ids, relink, score_candidates
 from weft.graph.identity.names import name_key, names_compatible
 from weft.graph.identity.scores import ClusterScores, score
@@ -190,7 +191,9 @@ def scores_by_source(
     sigs: list[Signature], held: dict[int, str], person: dict[str, str], which: str | None
 ) -> dict[str, ClusterScores]:
     """Scores over the labelled signatures of half `which` (None: both), per source and across sources."""
-    gold = {i: s.orcid for i, s in enumerate(sigs) if s.orcid and i in held and (which is None or half(s.name) == which)}
+    gold = {
+        i: s.orcid for i, s in enumerate(sigs) if s.orcid and i in held and (which is None or half(s.name) == which)
+    }
     predicted = {i: person.get(held[i], held[i]) for i in gold}
     out = {"all sources": score(gold, predicted)}
     for source in sorted({sigs[i].source for i in gold}):
@@ -227,20 +230,22 @@ def fit(driver: Driver, database: str, sigs: list[Signature], held: dict[int, st
     majority = {r: c.most_common(1)[0][0] for r, c in labels.items()}
     ids = all_researcher_ids(driver, database)
     pairs = []
+    profiles: dict[str, Profile] = {}
     with driver.session(database=database) as session:
         for start in range(0, len(ids), 500):
-            pairs += score_candidates(session, ids[start : start + 500])
+            pairs += score_candidates(session, ids[start : start + 500], profiles=profiles)
+    records = {p.id: {"name": p.name, "papers": p.papers} for p in profiles.values()}
     pairs = list({(p.a, p.b): p for p in pairs}.values())
     block = [p for p in pairs if p.a in train or p.b in train]
     seen = [p for p in block if p.a in majority and p.b in majority]
     x = [vector(p.found) for p in seen]
     y = [int(majority[p.a] == majority[p.b]) for p in seen]
-    weights, bias = fit_logistic(x, y)
+    weights, bias = fit_signed(x, y)
     unthresholded = LinkModel(tuple(weights), bias, 1.0)
     # the closure runs through unlabelled records too: they join components without items of their own
     scored = [(p.a, p.b, unthresholded.score(p.found)) for p in block]
     everyone = {r: labels.get(r, Counter()) for p in block for r in (p.a, p.b)}
-    threshold = choose_threshold(scored, everyone, target=0.995)
+    threshold = choose_threshold(scored, everyone, target=0.995, records=records)
     facts = {"candidate pairs": len(pairs), "half-A pairs": len(block), "labelled": len(seen), "positives": sum(y)}
     return LinkModel(tuple(weights), bias, threshold), facts
 
@@ -275,7 +280,13 @@ def table(title: str, rows: dict[str, ClusterScores]) -> list[str]:
 
 
 def run_setting(
-    driver: Driver, database: str, data: Path, sigs: list[Signature], setting: str, model: LinkModel | None, do_fit: bool
+    driver: Driver,
+    database: str,
+    data: Path,
+    sigs: list[Signature],
+    setting: str,
+    model: LinkModel | None,
+    do_fit: bool,
 ) -> tuple[list[str], LinkModel | None]:
     """Load one setting, score it before linking, fit when asked, link everything, score after."""
     lines = [f"### {setting}", ""]
@@ -291,8 +302,10 @@ def run_setting(
     lines += [f"- {m}" for m in merges[:20]] + [""]
     if do_fit:
         model, facts = fit(driver, database, sigs, held)
-        lines.append(f"Fitted on half A: {facts}; weights {[round(w, 3) for w in model.weights]}, "
-                     f"bias {model.bias:.3f}, threshold {model.threshold:.4f}")
+        lines.append(
+            f"Fitted on half A: {facts}; weights {[round(w, 3) for w in model.weights]}, "
+            f"bias {model.bias:.3f}, threshold {model.threshold:.4f}"
+        )
         lines.append("")
     if model is not None and setting != "orcid-kept":
         started = time.perf_counter()
@@ -318,8 +331,10 @@ def label_summary(sigs: Iterable[Signature]) -> list[str]:
             halves[half(s.name)].add(s.orcid)
     lines = ["| source | own ORCID | transferred | unlabelled |", "|---|---|---|---|"]
     for source in sorted({k[0] for k in counts}):
-        lines.append(f"| {source} | {counts[(source, 'own')]} | {counts[(source, 'transferred')]} | "
-                     f"{counts[(source, 'unlabelled')]} |")
+        lines.append(
+            f"| {source} | {counts[(source, 'own')]} | {counts[(source, 'transferred')]} | "
+            f"{counts[(source, 'unlabelled')]} |"
+        )
     return [*lines, "", f"People: {len(halves['A'])} in half A (fitting), {len(halves['B'])} in half B (reported).", ""]
 
 
@@ -343,8 +358,10 @@ def main() -> None:
             lines += out
     print("\n".join(lines))
     if model is not None:
-        print(f"\nMODEL = LinkModel(weights={tuple(round(w, 4) for w in model.weights)}, "
-              f"bias={model.bias:.4f}, threshold={model.threshold:.4f})")
+        print(
+            f"\nMODEL = LinkModel(weights={tuple(round(w, 4) for w in model.weights)}, "
+            f"bias={model.bias:.4f}, threshold={model.threshold:.4f})"
+        )
 
 
 if __name__ == "__main__":

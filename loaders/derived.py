@@ -117,7 +117,14 @@ def recompute(
         _top_ties(session, moved | partners | recounted, fresh, limits, progress)
         _same_names(session, researcher_ids, limits.same_name_bucket, progress)
     # last: the candidates are the SAME_NAME_AS links just made, the evidence the ties and affiliations above
-    relink(driver, database, researcher_ids, max_authors=limits.max_authors, progress=progress)
+    relink(
+        driver,
+        database,
+        researcher_ids,
+        max_authors=limits.max_authors,
+        same_name_bucket=limits.same_name_bucket,
+        progress=progress,
+    )
     return bump_data_version(driver, database)
 
 

@@ -18,6 +18,20 @@ WITH CASE WHEN r.id < o.id THEN r.id ELSE o.id END AS a, CASE WHEN r.id < o.id T
 RETURN DISTINCT a, b
 """
 
+# Everyone in the same-name buckets of the given researchers (at most $cap + 1 per bucket: a larger bucket has
+# no SAME_NAME_AS candidates at all), so a bucket's links are decided together; returns {id}.
+BUCKET_MEMBERS: LiteralString = """
+UNWIND $ids AS rid
+MATCH (r:Researcher {id: rid})
+WHERE r.name_key IS NOT NULL AND r.name_key <> ''
+WITH DISTINCT r.name_key AS key
+CALL (key) {
+  MATCH (m:Researcher {name_key: key})
+  RETURN m LIMIT $cap + 1
+}
+RETURN DISTINCT m.id AS id
+"""
+
 # One profile per given researcher, each list at most $cap long: its papers, their years, its co-authors'
 # name keys (through papers of at most $max_authors authors), its institutions (AFFILIATED_WITH, derived
 # from stated and listed affiliations), its papers' categories and the papers they cite.

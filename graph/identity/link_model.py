@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from weft.graph.identity.linking import LinkModel
 
-VERSION = "unfitted"
-MODEL = LinkModel(weights=(0.0,) * 8, bias=-10.0, threshold=1.0)
+VERSION = "2026-12-07"
+# Fitted 2026-12-07 (bench/RESULTS.md, "Identity"): 713 labelled pairs of half A, 9 of them different people;
+# the sign-constrained fit (linking.fit_signed) kept institutions in common and the same full name.
+MODEL = LinkModel(weights=(0.0, 0.4952, 0.0, 0.0, 1.336, 0.0, 0.0, 0.0), bias=3.2804, threshold=0.9895)
 # Candidates scoring below this are not stored at all: they stay plain same-name candidates.
 MAYBE_FLOOR = 0.05

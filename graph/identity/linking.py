@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from weft.graph.identity.names import clean_whitespace, fold, split_name
+from weft.graph.identity.names import clean_whitespace, fold, names_compatible, split_name
 
 FEATURES = (
     "shared_coauthors",
@@ -46,18 +46,27 @@ class Profile:
     @staticmethod
     def of(row: Mapping[str, Any]) -> Profile:
         """A profile from a PROFILES row; the record's own name key is no co-author evidence."""
-        years = [y for y in row.get("years") or [] if isinstance(y, int)]
+        years = [y for y in _items(row, "years") if isinstance(y, int)]
         own = row.get("name_key")
         return Profile(
             id=str(row["id"]),
             name=str(row.get("name") or ""),
-            papers=frozenset(row.get("papers") or []),
+            papers=frozenset(_items(row, "papers")),
             years=(min(years), max(years)) if years else None,
-            coauthors=frozenset(k for k in row.get("coauthors") or [] if k != own),
-            institutions=frozenset(row.get("institutions") or []),
-            categories=frozenset(row.get("categories") or []),
-            cited=frozenset(row.get("cited") or []),
+            coauthors=frozenset(k for k in _items(row, "coauthors") if k != own),
+            institutions=frozenset(_items(row, "institutions")),
+            categories=frozenset(_items(row, "categories")),
+            cited=frozenset(_items(row, "cited")),
         )
+
+
+def _items(row: Mapping[str, Any], key: str) -> list[Any]:
+    """A list column of a PROFILES row, as strings and ints ([] when absent)."""
+    value: object = row.get(key)
+    if not isinstance(value, list):
+        return []
+    items = cast("list[object]", value)
+    return [v for v in items if isinstance(v, str | int)]
 
 
 def _given(name: str) -> list[str]:
@@ -133,23 +142,29 @@ class LinkModel:
         return 1.0 / (1.0 + math.exp(-z))
 
 
-def fit_logistic(x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1.0, steps: int = 50) -> tuple[list[float], float]:
+def fit_logistic(
+    x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1.0, steps: int = 50
+) -> tuple[list[float], float]:
     """Weights and bias of an L2-regularised logistic regression by Newton's method (IRLS); the bias is not
     penalised. Small and exact enough for a few thousand labelled pairs, with numpy alone."""
-    xs: NDArray[np.float64] = np.hstack([np.ones((len(x), 1)), np.asarray(x, dtype=np.float64)])
+    width = 1 + (len(x[0]) if len(x) else 0)
+    xs: NDArray[np.float64] = np.ones((len(x), width), dtype=np.float64)
+    if width > 1:
+        xs[:, 1:] = np.asarray(x, dtype=np.float64)
     ys: NDArray[np.float64] = np.asarray(y, dtype=np.float64)
-    beta: NDArray[np.float64] = np.zeros(xs.shape[1])
-    penalty: NDArray[np.float64] = np.eye(xs.shape[1]) * l2
+    beta: NDArray[np.float64] = np.zeros(width, dtype=np.float64)
+    penalty: NDArray[np.float64] = np.eye(width, dtype=np.float64) * l2
     penalty[0, 0] = 0.0
     for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(xs @ beta)))
-        gradient = xs.T @ (p - ys) + penalty @ beta
-        hessian = (xs.T * (p * (1 - p))) @ xs + penalty + np.eye(xs.shape[1]) * 1e-9
-        step = np.linalg.solve(hessian, gradient)
+        p: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-(xs @ beta)))
+        gradient: NDArray[np.float64] = xs.T @ (p - ys) + penalty @ beta
+        hessian: NDArray[np.float64] = (xs.T * (p * (1 - p))) @ xs + penalty + np.eye(width) * 1e-9
+        step: NDArray[np.float64] = np.asarray(np.linalg.solve(hessian, gradient), dtype=np.float64)
         beta = beta - step
         if float(np.max(np.abs(step))) < 1e-8:
             break
-    return [float(w) for w in beta[1:]], float(beta[0])
+    values: list[float] = beta.tolist()
+    return values[1:], values[0]
 
 
 class _Clusters:
@@ -185,21 +200,31 @@ def _pairs(n: int) -> int:
 
 
 def choose_threshold(
-    scored: Sequence[tuple[str, str, float]], labels: Mapping[str, Mapping[str, int]], target: float = 0.995
+    scored: Sequence[tuple[str, str, float]],
+    labels: Mapping[str, Mapping[str, int]],
+    target: float = 0.995,
+    records: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> float:
     """The lowest score at which linking every pair scoring at least that much (and joining what the links
     connect) keeps pairwise precision over the labelled items at or above `target`; 1.0 links nothing useful.
 
     `scored` holds (record, record, score) for labelled records; `labels[record]` counts its items per gold
-    person. Precision is taken after the transitive closure, as the graph reads links, not pair by pair.
+    person. Precision is taken after the transitive closure, as the graph reads links, not pair by pair; with
+    `records` ({name, papers} per record), pairs that cannot join (cannot_join) are skipped as accepted_links does.
 
     >>> choose_threshold([("a", "b", 0.9), ("b", "c", 0.4)], {"a": {"P": 1}, "b": {"P": 1}, "c": {"Q": 1}})
     0.9
     """
     clusters = _Clusters(labels)
+    members: dict[str, list[Mapping[str, Any]]] = {r: [rec] for r, rec in (records or {}).items()}
     best = 1.0
-    ordered = sorted((s for s in scored if s[0] in labels and s[1] in labels), key=lambda s: -s[2])
+    ordered = sorted((s for s in scored if s[0] in labels and s[1] in labels), key=lambda s: (-s[2], s[0], s[1]))
     for i, (a, b, value) in enumerate(ordered):
+        ra, rb = clusters.find(a), clusters.find(b)
+        if records is not None and ra != rb:
+            if cannot_join(members.get(ra, []), members.get(rb, [])):
+                continue
+            members[clusters.find(a)] = members.pop(ra, []) + members.pop(rb, [])
         clusters.join(a, b)
         if i + 1 < len(ordered) and ordered[i + 1][2] == value:
             continue  # a threshold links every pair of its score
@@ -207,3 +232,79 @@ def choose_threshold(
         if precision >= target:
             best = value
     return best
+
+
+# The sign each weight must have: shared evidence for, conflicts and distance against (0: either way).
+SIGNS = {
+    "shared_coauthors": 1,
+    "shared_institutions": 1,
+    "shared_categories": 1,
+    "self_citations": 1,
+    "same_full_name": 1,
+    "given_name_conflict": -1,
+    "year_gap": -1,
+    "papers_together": -1,
+}
+
+
+def fit_signed(x: Sequence[Sequence[float]], y: Sequence[int], l2: float = 1.0) -> tuple[list[float], float]:
+    """fit_logistic, then again without each feature whose weight came out with the wrong sign (SIGNS), until
+    none does: with few negatives a free fit learns noise ("years apart means the same person"); dropped
+    features get weight 0."""
+    kept = list(range(len(FEATURES)))
+    while True:
+        weights, bias = fit_logistic([[row[i] for i in kept] for row in x], y, l2)
+        wrong = [i for i, w in zip(kept, weights, strict=True) if w * SIGNS[FEATURES[i]] < 0]
+        if not wrong:
+            full = [0.0] * len(FEATURES)
+            for i, w in zip(kept, weights, strict=True):
+                full[i] = w
+            return full, bias
+        kept = [i for i in kept if i not in wrong]
+
+
+def cannot_join(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether two groups of records (each {name, papers}) cannot be one person: two names that are not
+    compatible or spell out different given names, or two records on one paper (an author list names a person
+    once). Checked before a link joins two groups, so links never chain "J. Wang" to both Jing and Jianwei."""
+    for one in a:
+        for other in b:
+            if given_names_conflict(one["name"], other["name"]) or not names_compatible(one["name"], other["name"]):
+                return True
+            if one["papers"] & other["papers"]:
+                return True
+    return False
+
+
+def accepted_links(
+    scored: Sequence[tuple[str, str, float]], records: Mapping[str, Mapping[str, Any]], threshold: float
+) -> set[tuple[str, str]]:
+    """The pairs at or above `threshold` kept as links, best score first, each only when the groups it would join
+    can be one person (cannot_join): what the links' closure joins stays consistent.
+
+    >>> recs = {"a": {"name": "J. Wang", "papers": set()}, "b": {"name": "Jing Wang", "papers": set()},
+    ...         "c": {"name": "Jianwei Wang", "papers": set()}}
+    >>> sorted(accepted_links([("a", "b", 0.99), ("a", "c", 0.98)], recs, 0.9))
+    [('a', 'b')]
+    """
+    parent = {r: r for r in records}
+    members: dict[str, list[Mapping[str, Any]]] = {r: [rec] for r, rec in records.items()}
+
+    def find(r: str) -> str:
+        while parent[r] != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+
+    kept: set[tuple[str, str]] = set()
+    for a, b, value in sorted(scored, key=lambda s: (-s[2], s[0], s[1])):
+        if value < threshold or a not in records or b not in records:
+            continue
+        ra, rb = find(a), find(b)
+        if ra != rb and cannot_join(members[ra], members[rb]):
+            continue
+        kept.add((a, b))
+        if ra != rb:
+            parent[rb] = ra
+            members[ra] += members.pop(rb)
+    return kept

@@ -17,7 +17,7 @@ from neo4j import Driver, ManagedTransaction, Session
 from weft.graph.driver import translated_errors
 from weft.graph.errors import NotFound
 from weft.graph.identity.link_model import MAYBE_FLOOR, MODEL, VERSION
-from weft.graph.identity.linking import LinkModel, Profile, describe, evidence
+from weft.graph.identity.linking import LinkModel, Profile, accepted_links, describe, evidence
 from weft.graph.settings import Settings
 from weft.graph.versions import execute_marked
 from weft.queries import identity_links as q
@@ -51,12 +51,17 @@ def _write(tx: ManagedTransaction, query: LiteralString, **params: Any) -> None:
 
 
 def score_candidates(
-    session: Session, ids: list[str], model: LinkModel = MODEL, max_authors: int = Settings.pair_edge_max_authors
+    session: Session,
+    ids: list[str],
+    model: LinkModel = MODEL,
+    max_authors: int = Settings.pair_edge_max_authors,
+    profiles: dict[str, Profile] | None = None,
 ) -> list[ScoredPair]:
-    """The scored candidate pairs of `ids` (one chunk), each pair once."""
+    """The scored candidate pairs of `ids` (one chunk), each pair once; `profiles`, when given, receives the
+    profiles read."""
     pairs = session.execute_read(_rows, q.CANDIDATES, ids=ids)
     ends = sorted({p["a"] for p in pairs} | {p["b"] for p in pairs})
-    profiles: dict[str, Profile] = {}
+    profiles = {} if profiles is None else profiles
     for _, chunk in _chunks(ends):
         for row in session.execute_read(_rows, q.PROFILES, ids=chunk, cap=PROFILE_CAP, max_authors=max_authors):
             profiles[row["id"]] = Profile.of(row)
@@ -78,18 +83,26 @@ def relink(
     model: LinkModel = MODEL,
     version: str = VERSION,
     max_authors: int = Settings.pair_edge_max_authors,
+    same_name_bucket: int = Settings.same_name_max_bucket,
     progress: Progress | None = None,
 ) -> int:
-    """Recompute the links and candidates of `ids` (their old ones dropped first); returns the links written.
-    Each chunk is one write transaction under the caller's writer lock (graph/versions.execute_marked)."""
+    """Recompute the links and candidates of the same-name buckets of `ids` (their old ones dropped first: a
+    bucket's links are decided together, linking.accepted_links); returns the links written. Each chunk is one
+    write transaction under the caller's writer lock (graph/versions.execute_marked)."""
     linked = 0
     ordered = sorted(set(ids))
     with translated_errors("linking researcher records"), driver.session(database=database) as session:
         for done, chunk in _chunks(ordered):
-            scored = score_candidates(session, chunk, model, max_authors)
-            links = [_row(s) for s in scored if s.score >= model.threshold]
-            maybe = [_row(s) for s in scored if MAYBE_FLOOR <= s.score < model.threshold]
-            execute_marked(session, _store, chunk, links, maybe, version)
+            members = sorted(
+                r["id"] for r in session.execute_read(_rows, q.BUCKET_MEMBERS, ids=chunk, cap=same_name_bucket)
+            )
+            profiles: dict[str, Profile] = {}
+            scored = score_candidates(session, members, model, max_authors, profiles)
+            records = {p.id: {"name": p.name, "papers": p.papers} for p in profiles.values()}
+            kept = accepted_links([(s.a, s.b, s.score) for s in scored], records, model.threshold)
+            links = [_row(s) for s in scored if (s.a, s.b) in kept]
+            maybe = [_row(s) for s in scored if (s.a, s.b) not in kept and s.score >= MAYBE_FLOOR]
+            execute_marked(session, _store, members, links, maybe, version)
             linked += len(links)
             if progress is not None:
                 progress("identity links", done, len(ordered))

@@ -15,7 +15,9 @@ identity_app = typer.Typer(help="Link researcher records that are one person, on
 
 @identity_app.command("link")
 def link_command(
-    ids: Annotated[list[str] | None, typer.Argument(help="Researcher ids to relink (default: every researcher).")] = None,
+    ids: Annotated[
+        list[str] | None, typer.Argument(help="Researcher ids to relink (default: every researcher).")
+    ] = None,
     wait: WaitOpt = None,
 ) -> None:
     """Score the same-name candidates of the given researchers (or all) and store the links above the threshold

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from weft.graph.identity.linking import FEATURES, LinkModel
 from weft.graph.identity.links import relink
 from weft.graph.migrate import reset
-from weft.graph.writer_lock import writer_lock
 from weft.graph.settings import Settings
+from weft.graph.writer_lock import writer_lock
 from weft.loaders.run import load_paths
 from weft.server.app import create_app
 from weft.server.cli import app
@@ -52,9 +52,10 @@ def _work(wid: str, year: int, authors: list[tuple[str, str, bool]]) -> dict:
 
 # A1 and A2: one Ada Lovelace under two OpenAlex ids, same co-authors and institution, years apart by none.
 # A3: another A. Lovelace, other co-authors, elsewhere, decades later.
+TEAM = [("A10", "Charles Babbage", True), ("A11", "Mary Somerville", True)]
 WORKS = [
-    _work("W1", 1843, [("A1", "Ada Lovelace", True), ("A10", "Charles Babbage", True), ("A11", "Mary Somerville", True)]),
-    _work("W2", 1844, [("A2", "Ada Lovelace", True), ("A10", "Charles Babbage", True), ("A11", "Mary Somerville", True)]),
+    _work("W1", 1843, [("A1", "Ada Lovelace", True), *TEAM]),
+    _work("W2", 1844, [("A2", "Ada Lovelace", True), *TEAM]),
     _work("W3", 1990, [("A3", "A. Lovelace", False), ("A12", "Grace Hopper", False)]),
     _work("W4", 1842, [("A1", "Ada Lovelace", True), ("A10", "Charles Babbage", True)]),
 ]
@@ -114,7 +115,7 @@ def test_the_threshold_decides_link_or_candidate(loaded: Driver) -> None:
 
 def test_graphql_and_the_page_show_the_link_with_its_evidence(loaded: Driver, settings: Settings) -> None:
     with TestClient(create_app(dataclasses.replace(settings, response_cache_mb=0))) as http:
-        query = "query($id: ID!) { researcher(id: $id) { linkedRecords { researcher { id } score evidence } } }"
+        query = "query($id: String!) { researcher(id: $id) { linkedRecords { researcher { id } score evidence } } }"
         body = http.post("/graphql", json={"query": query, "variables": {"id": "A1"}}).json()
         page = http.get(f"/researchers/{_id(loaded, 'A1')}")
     (link,) = body["data"]["researcher"]["linkedRecords"]

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from weft.graph.identity.linking import LinkModel, Profile, choose_threshold, evidence, fit_logistic, vector
+from weft.graph.identity.linking import (
+    FEATURES,
+    LinkModel,
+    Profile,
+    accepted_links,
+    choose_threshold,
+    evidence,
+    fit_logistic,
+    fit_signed,
+    vector,
+)
 
 
 def _profile(rid: str, name: str, **lists: object) -> Profile:
@@ -10,10 +20,26 @@ def _profile(rid: str, name: str, **lists: object) -> Profile:
 
 
 def test_evidence_counts_what_two_profiles_share() -> None:
-    a = _profile("a", "Wei Zhang", papers=["p1", "p2"], years=[2001, 2004], coauthors=["li x", "zhang w", "wu y"],
-                 institutions=["i1"], categories=["c1", "c2"], cited=["p9"])
-    b = _profile("b", "W. Zhang", papers=["p9", "p2"], years=[2010], coauthors=["li x", "zhang w"],
-                 institutions=["i1", "i2"], categories=["c2"], cited=["p1"])
+    a = _profile(
+        "a",
+        "Wei Zhang",
+        papers=["p1", "p2"],
+        years=[2001, 2004],
+        coauthors=["li x", "zhang w", "wu y"],
+        institutions=["i1"],
+        categories=["c1", "c2"],
+        cited=["p9"],
+    )
+    b = _profile(
+        "b",
+        "W. Zhang",
+        papers=["p9", "p2"],
+        years=[2010],
+        coauthors=["li x", "zhang w"],
+        institutions=["i1", "i2"],
+        categories=["c2"],
+        cited=["p1"],
+    )
     found = evidence(a, b)
     assert found == {
         "shared_coauthors": 1,  # li x; the pair's own name key is no co-author
@@ -55,3 +81,30 @@ def test_the_threshold_counts_pairs_the_closure_makes() -> None:
 
 def test_no_safe_threshold_links_nothing() -> None:
     assert choose_threshold([("a", "b", 0.9)], {"a": {"P": 1}, "b": {"Q": 1}}) == 1.0
+
+
+def test_links_never_chain_two_given_names_through_initials() -> None:
+    records = {
+        "j": {"name": "J. Wang", "papers": frozenset()},
+        "jing": {"name": "Jing Wang", "papers": frozenset()},
+        "jianwei": {"name": "Jianwei Wang", "papers": frozenset()},
+        "jing2": {"name": "Jing Wang", "papers": frozenset({"p1"})},
+        "jing3": {"name": "Jing Wang", "papers": frozenset({"p1"})},
+    }
+    scored = [("j", "jing", 0.99), ("j", "jianwei", 0.98), ("jing", "jing2", 0.97), ("jing2", "jing3", 0.96)]
+    # j-jianwei would put Jing and Jianwei in one person; jing3 shares a paper with jing2, already in the group
+    assert accepted_links(scored, records, 0.9) == {("j", "jing"), ("jing", "jing2")}
+    labels = {"j": {"P": 1}, "jing": {}, "jianwei": {"Q": 1}, "jing2": {}, "jing3": {}}
+    # the threshold sees the same skips: without them j-jianwei would join P and Q and stop it at 0.99
+    assert choose_threshold(scored, labels, 0.995, records) == 0.97
+    assert choose_threshold(scored, labels, 0.995) == 0.99
+
+
+def test_a_weight_of_the_wrong_sign_is_dropped_and_the_rest_refitted() -> None:
+    # years apart (year_gap) only ever seen with the same person: a free fit would reward distance
+    x = [vector({"year_gap": 20, "shared_institutions": 1})] * 10 + [vector({})] * 10
+    y = [1] * 10 + [0] * 10
+    weights, _ = fit_signed(x, y)
+    named = dict(zip(FEATURES, weights, strict=True))
+    assert named["year_gap"] == 0.0
+    assert named["shared_institutions"] > 0
