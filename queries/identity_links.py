@@ -18,13 +18,18 @@ WITH CASE WHEN r.id < o.id THEN r.id ELSE o.id END AS a, CASE WHEN r.id < o.id T
 RETURN DISTINCT a, b
 """
 
-# Everyone in the same-name buckets of the given researchers (at most $cap + 1 per bucket: a larger bucket has
-# no SAME_NAME_AS candidates at all), so a bucket's links are decided together; returns {id}.
-BUCKET_MEMBERS: LiteralString = """
+# The name keys of the given researchers (their same-name buckets): {name_key}.
+NAME_KEYS: LiteralString = """
 UNWIND $ids AS rid
 MATCH (r:Researcher {id: rid})
 WHERE r.name_key IS NOT NULL AND r.name_key <> ''
-WITH DISTINCT r.name_key AS key
+RETURN DISTINCT r.name_key AS name_key
+"""
+
+# Everyone in the given same-name buckets (at most $cap + 1 per bucket: a larger bucket has no SAME_NAME_AS
+# candidates at all), so a bucket's links are decided together; returns {id}.
+BUCKET_MEMBERS: LiteralString = """
+UNWIND $keys AS key
 CALL (key) {
   MATCH (m:Researcher {name_key: key})
   RETURN m LIMIT $cap + 1

@@ -90,11 +90,14 @@ def relink(
     bucket's links are decided together, linking.accepted_links); returns the links written. Each chunk is one
     write transaction under the caller's writer lock (graph/versions.execute_marked)."""
     linked = 0
-    ordered = sorted(set(ids))
     with translated_errors("linking researcher records"), driver.session(database=database) as session:
+        keys: set[str] = set()
+        for _, chunk in _chunks(sorted(set(ids))):
+            keys |= {r["name_key"] for r in session.execute_read(_rows, q.NAME_KEYS, ids=chunk)}
+        ordered = sorted(keys)  # each bucket once, however many of its people were touched
         for done, chunk in _chunks(ordered):
             members = sorted(
-                r["id"] for r in session.execute_read(_rows, q.BUCKET_MEMBERS, ids=chunk, cap=same_name_bucket)
+                r["id"] for r in session.execute_read(_rows, q.BUCKET_MEMBERS, keys=chunk, cap=same_name_bucket)
             )
             profiles: dict[str, Profile] = {}
             scored = score_candidates(session, members, model, max_authors, profiles)
