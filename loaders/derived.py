@@ -1,5 +1,6 @@
 """Recomputing what a load derives, for the nodes it touched: claims of id-less author slots, CITES,
-STATES_AFFILIATION, AFFILIATED_WITH, COAUTHORED_WITH, SAME_NAME_AS, and the data_version bump.
+STATES_AFFILIATION, AFFILIATED_WITH, COAUTHORED_WITH, SAME_NAME_AS, the identity links of the touched
+researchers (graph/identity/links.py), and the data_version bump.
 
 Everything is recomputed from what is in the graph (never incremented), in chunks of DERIVE_CHUNK
 ids, each its own write transaction (which moves the data version, graph/versions.py), so rerunning
@@ -17,6 +18,7 @@ from typing import Any, LiteralString, TypeVar
 from neo4j import Driver, ManagedTransaction, Session
 
 from weft.graph.driver import translated_errors
+from weft.graph.identity.links import relink
 from weft.graph.identity.names import names_compatible
 from weft.graph.settings import Settings
 from weft.graph.sources import SOURCE_PRIORITY
@@ -114,6 +116,15 @@ def recompute(
         _paper_pairs(session, known, moved, limits.max_authors, progress)
         _top_ties(session, moved | partners | recounted, fresh, limits, progress)
         _same_names(session, researcher_ids, limits.same_name_bucket, progress)
+    # last: the candidates are the SAME_NAME_AS links just made, the evidence the ties and affiliations above
+    relink(
+        driver,
+        database,
+        researcher_ids,
+        max_authors=limits.max_authors,
+        same_name_bucket=limits.same_name_bucket,
+        progress=progress,
+    )
     return bump_data_version(driver, database)
 
 

@@ -46,6 +46,7 @@ from weft.schema.types.category import Category
 from weft.schema.types.category_count import CategoryCount
 from weft.schema.types.coauthor import Coauthor
 from weft.schema.types.entity import resolve_ids
+from weft.schema.types.linked_record import LinkedRecord, linked_records
 from weft.schema.types.named_entity import NamedEntity, resolve_alt_names
 from weft.schema.types.refs import PaperRef
 from weft.schema.types.same_name_researcher import SameNameResearcher
@@ -73,6 +74,8 @@ RESEARCHER_READS: NodeReads = {
     "fields": (),
     "mostCitedPaper": (),
     "sameName": (),
+    "linkedRecords": (),
+    "possiblySamePerson": (),
     "institutions": (),
     "papers": (),
     "coauthors": (),
@@ -203,6 +206,19 @@ class Researcher(NamedEntity):
         return [
             SameNameResearcher(researcher=Researcher.from_record(r["researcher"]), evidence=r["evidence"]) for r in rows
         ]
+
+    @strawberry.field(
+        description="Other researcher records linked to this one as the same person on evidence (score at or above "
+        "the link threshold), with the evidence and score; links are read, never merged."
+    )
+    async def linked_records(self, info: Info) -> list[LinkedRecord]:
+        return await linked_records(info, self.id, linked=True)
+
+    @strawberry.field(
+        description="Possibly the same person: same-name records whose evidence scored below the link threshold."
+    )
+    async def possibly_same_person(self, info: Info) -> list[LinkedRecord]:
+        return await linked_records(info, self.id, linked=False)
 
     @strawberry.field(description="Institutions this researcher is affiliated with, most recent first.")
     async def institutions(self, info: Info) -> list[Affiliation]:

@@ -15,6 +15,7 @@ from weft.graph.errors import WeftError
 from weft.graph.migrate import counts, migrate, reset
 from weft.graph.settings import available_cores, load_settings
 from weft.server.cli import analysis, bulk, embed, replicas, sync
+from weft.server.cli.identity import identity_app
 from weft.server.cli.load import load_app
 from weft.server.cli.support import WaitOpt, WaitTyper, connected, fail, writing
 
@@ -26,6 +27,7 @@ app = WaitTyper(
 neo4j_app = typer.Typer(help="Run the local Neo4j Community server (fetched from Maven Central).", no_args_is_help=True)
 app.add_typer(neo4j_app, name="neo4j")
 app.add_typer(load_app, name="load")
+app.add_typer(identity_app, name="identity")
 bulk.register(app)
 analysis.register(app)
 embed.register(app)

@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from weft.graph.identity.lookup import parse_researcher_id
+from weft.graph.reads.identity_links import identity_links
 from weft.graph.reads.page import Page
 from weft.graph.reads.papers import category_lookups, researcher_paper_pages
 from weft.graph.reads.reader import GraphReader
@@ -111,4 +112,11 @@ async def researcher_page(request: Request) -> Response:
         papers = await filtered_papers(reader, profile.node["id"], category, sort, page_no)
     if page_no > pages_of(papers.total, PER_PAGE):
         return not_found(request, "page")
-    return page(request, "researcher.html", context(profile, papers, sort, page_no, category))
+    shown = context(profile, papers, sort, page_no, category)
+    shown |= linked_context((await identity_links(reader, [profile.node["id"]]))[profile.node["id"]])
+    return page(request, "researcher.html", shown)
+
+
+def linked_context(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The page's "same person" links and "possibly the same person" candidates, each with score and evidence."""
+    return {"linked": [r for r in rows if r["linked"]], "maybe": [r for r in rows if not r["linked"]]}
