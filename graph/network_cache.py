@@ -62,7 +62,7 @@ class VersionedCache:
     A value with a `release()` method is told when the cache drops it (see `Network.release`).
     """
 
-    def __init__(self, max_entries: int = 128, max_weight: int = 32 << 20) -> None:
+    def __init__(self, max_entries: int = 128, max_weight: int = 24 << 20) -> None:
         self.max_entries = max_entries
         self.max_weight = max_weight
         self._entries = _Releasing(max(max_weight, 1), getsizeof=_weight)

@@ -170,8 +170,8 @@ class Settings:
     neo4j_http_port: Whole | None = env("WEFT_NEO4J_HTTP_PORT", None)  # the local server's HTTP port; 0 = off
     request_deadline_s: float = seconds("WEFT_REQUEST_DEADLINE", 15.0)  # all the work of one API request
     max_body_bytes: Whole = env("WEFT_MAX_BODY_BYTES", 1_048_576)  # larger request bodies get 413 before parsing
-    response_cache_mb: Whole = env("WEFT_RESPONSE_CACHE_MB", 48)  # whole GraphQL answers per worker; 0 turns it off
-    network_cache_mb: Whole = env("WEFT_NETWORK_CACHE_MB", 32)  # computed networks (and their graphs) per worker
+    response_cache_mb: Whole = env("WEFT_RESPONSE_CACHE_MB", 32)  # whole GraphQL answers per worker; 0 turns it off
+    network_cache_mb: Whole = env("WEFT_NETWORK_CACHE_MB", 24)  # computed networks (and their graphs) per worker
     # how often the data version is read (the variable is in milliseconds, at least 10)
     response_cache_ttl_s: Annotated[float, BeforeValidator(_milliseconds)] = env("WEFT_RESPONSE_CACHE_TTL_MS", 0.25)
     connect_timeout_s: float = seconds("WEFT_CONNECT_TIMEOUT", 3.0)  # opening a Bolt connection (and waiting for one)
