@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import free_port
+from tests.conftest import free_port, free_ports
 from weft.graph.settings import Settings
 
 WEFT = Path(sys.executable).with_name("weft")
@@ -144,30 +144,34 @@ def both_workers_answer(port: int, within_s: float = 120) -> set[int]:
 
 def test_two_workers_start_under_cpu_load_without_being_killed(settings: Settings, tmp_path: Path) -> None:
     """Issue 48, item 11: uvicorn's supervisor killed workers still starting on a busy machine ("Child process
-    died"). Three starts of `weft serve --workers 2` with both cores busy: both workers answer, none is killed."""
+    died"). Three starts of `weft serve --workers 2` at once with both cores busy (each start slows the
+    others): both workers of each answer, none is killed."""
     env = dict(os.environ, NEO4J_URI=settings.neo4j_uri)
     load = busy_cores(os.cpu_count() or 2)
+    starts: list[tuple[subprocess.Popen[bytes], int, Path]] = []
     try:
-        for start in range(3):
-            port = free_port()
+        for start, port in enumerate(free_ports(3)):
             command = [str(WEFT), "serve", "--workers", "2", "--host", "127.0.0.1", "--port", str(port)]
             log = tmp_path / f"serve-{start}.log"
             with log.open("wb") as out:
                 proc = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-            try:
-                wait_healthy(proc, port, log, timeout_s=300)
-                workers = both_workers_answer(port)
-                assert len(workers) == 2, f"start {start}: only {workers} answered\n{log.read_text()}"
-            finally:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=60)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait(timeout=30)
-            text = log.read_text()
-            assert "died" not in text and "failed to start" not in text, f"start {start}:\n{text}"
+            starts.append((proc, port, log))
+        for start, (proc, port, log) in enumerate(starts):
+            wait_healthy(proc, port, log, timeout_s=300)
+            workers = both_workers_answer(port)
+            assert len(workers) == 2, f"start {start}: only {workers} answered\n{log.read_text()}"
     finally:
+        for proc, _, _ in starts:
+            proc.send_signal(signal.SIGTERM)
+        for proc, _, _ in starts:
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=30)
         for spinner in load:
             spinner.kill()
             spinner.wait()
+    for start, (_, _, log) in enumerate(starts):
+        text = log.read_text()
+        assert "died" not in text and "failed to start" not in text, f"start {start}:\n{text}"
