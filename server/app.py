@@ -146,7 +146,7 @@ class WeftGraphQL(GraphQL[Context, None]):
             response = await super().run(http or cast(Any, request), context, root_value)
         except HTTPException as exc:  # Strawberry's plain-text refusals, as GraphQL-shaped errors
             return error_response(exc.status_code, exc.reason, "BAD_REQUEST")
-        if http is not None and isinstance(response, Response):
+        if http is not None:
             stamp(http, response)
         return response
 
