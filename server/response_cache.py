@@ -52,7 +52,7 @@ log = logging.getLogger("weft.server")
 FIRST_VERSION_WAIT_S = 2.0
 """How long start-up waits for the data version (the cache stays off until it is known)."""
 
-_PER_REQUEST = {b"x-request-id", b"x-weft-cypher-queries", b"content-length", b"x-weft-cache", b"x-weft-direct"}
+_PER_REQUEST = {b"x-request-id", b"x-weft-cypher-queries", b"content-length", b"x-weft-cache"}
 
 ENTRY_OVERHEAD_BYTES = 4096
 """What a kept answer costs beside its body. tracemalloc sees ~300 bytes (`CachedResponse`, its key, the

@@ -10,7 +10,6 @@ import pytest
 
 from weft.graph.settings import PROJECT_ROOT, Settings, environment_variables, load_settings
 
-SWITCHES = {"WEFT_FOLD", "WEFT_FLAT_LISTS", "WEFT_DIRECT", "WEFT_KEEP_FOLDS"}  # graph/settings.py, Switches
 TESTS_ONLY = {"WEFT_SHARED_DATA"}  # read by tests/conftest.py, not by weft
 
 
@@ -33,7 +32,7 @@ def test_the_readme_lists_every_setting_and_nothing_else() -> None:
     listed = set(readme_table())
     variables = set(environment_variables().values())
     assert variables - listed == set(), "settings missing from the README's configuration table"
-    assert listed - variables - SWITCHES - TESTS_ONLY == set(), "README rows that no setting reads"
+    assert listed - variables - TESTS_ONLY == set(), "README rows that no setting reads"
 
 
 def test_the_readme_defaults_are_the_settings_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
