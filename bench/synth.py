@@ -588,7 +588,14 @@ def write_snapshot(
 
 
 def _write_update(
-    before: Path, update: Update, plan: _UpdatePlan, gen: Generator, entries: list[dict], last: str, per_part: int, seed: int
+    before: Path,
+    update: Update,
+    plan: _UpdatePlan,
+    gen: Generator,
+    entries: list[dict],
+    last: str,
+    per_part: int,
+    seed: int,
 ) -> None:
     """The snapshot one day after `last`: `before`'s partitions linked, the changed works, merged_ids, manifests."""
     root = update.root

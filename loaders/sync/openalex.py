@@ -33,6 +33,7 @@ from weft.loaders.reader import Item, is_object, read_records
 from weft.loaders.records import Rejected, record_rows
 from weft.loaders.rows import RecordRows
 from weft.loaders.storage import DataPath
+from weft.loaders.sync.authorships import note_batch
 from weft.loaders.sync.openalex_layout import (
     LABELS,
     Manifest,
@@ -50,6 +51,7 @@ from weft.queries import sync as q
 from weft.queries.load_nodes import REWRITE_INSTITUTION_IDS
 
 SOURCE = "openalex"
+MERGE_CHUNK = 200  # merges per transaction (each its own statement, in order)
 SAMPLE = 100  # records of each part file whose shape is checked: most refused means scrambled fields
 _EXISTING: dict[str, LiteralString] = {
     "works": q.EXISTING_PAPERS,
@@ -286,7 +288,7 @@ def _apply_unit(
             unit=name,
             papers=[r["paper"] for r in before],
             researchers=authors,
-            moved=authors,
+            moved=[],  # the authors a work loses: noted per batch (note_batch)
             refs=sorted({k for r in before for k in r["refs"]}),
             categories=sorted({c for r in before for c in r["categories"]}),
             new=new,
@@ -304,9 +306,11 @@ def _apply_unit(
                 batch.append(rows)
                 pending += rows.size()
                 if pending >= batch_size:
+                    note_batch(driver, database, SOURCE, batch)
                     writer.write(batch)
                     batch, pending = [], 0
     if batch:
+        note_batch(driver, database, SOURCE, batch)
         writer.write(batch)
     _finish(driver, database, writer, limits)
     _log_and_mark(driver, database, name, "watermark", unit.date)
@@ -325,8 +329,9 @@ def _finish(driver: Driver, database: str, writer: GraphWriter | None, limits: P
     if writer is not None and writer.batches:
         writer.touched_papers |= papers
         writer.touched_researchers |= researchers
-        writer.moved_researchers |= moved
-        writer.reaffiliated |= researchers
+        writer.moved_researchers |= set(pend["moved"])  # the lost authors (note_batch)
+        writer.reaffiliated |= set(pend["moved"])
+        writer.reauthored = None if pend["reauthored"] is None else set(pend["reauthored"])
         writer.finish()
     elif papers or researchers:
         recompute(driver, database, papers, researchers, None, limits, moved=moved, reaffiliated=researchers)
@@ -456,25 +461,42 @@ def _apply_merges(driver: Driver, database: str, entity: str, unit: str, merges:
             database_=database,
         )
     with translated_errors("merging retired ids"), driver.session(database=database) as session:
-        for merge in merges:
-            execute_marked(session, _merge_tx, entity, merge)
+        for start in range(0, len(merges), MERGE_CHUNK):
+            execute_marked(session, _merge_chunk_tx, entity, merges[start : start + MERGE_CHUNK])
 
 
-def _merge_tx(tx: ManagedTransaction, entity: str, merge: Merge) -> None:
-    categories = [r["id"] for r in tx.run(q.CATEGORIES_OF_WORK, old=merge.id)] if entity == "works" else []
-    rec = tx.run(_MERGE_AWAY[entity], old=merge.id, into=merge.into, keys=_OTHER_KEYS[entity]).single()
-    if rec is None:
-        return  # not in the graph (or only another source states it and nothing survives): nothing moved
-    papers = [p for p in rec["papers"] if p]
-    researchers = [r for r in rec["researchers"] if r]
-    if entity == "institutions" and rec["survivor"]:
-        rename = {"old": rec["loser"], "new": rec["survivor"]}
-        restated = [r["paper"] for r in tx.run(REWRITE_INSTITUTION_IDS, renames=[rename])]
-        restate(tx, restated)
-        papers += restated
-    kind = "merged" if rec["survivor"] else "deleted"
-    entry = orjson.dumps(
-        {"entity": entity, "kind": kind, "oid": merge.id, "id": rec["loser"], "into": rec["survivor"]}
-    ).decode()
-    tx.run(q.ADD_PENDING, source=SOURCE, researchers=researchers, papers=papers, categories=categories).consume()
-    tx.run(q.NOTE_CHANGE, source=SOURCE, entry=entry).consume()
+def _merge_chunk_tx(tx: ManagedTransaction, entity: str, merges: list[Merge]) -> None:
+    """Merges in order, one statement each, in one transaction that also notes what to recompute and the
+    changes to log (once for the chunk: the pending lists are rewritten per chunk, not per merge)."""
+    papers: list[str] = []
+    researchers: list[str] = []
+    categories: list[str] = []
+    entries: list[str] = []
+    for merge in merges:
+        if entity == "works":
+            categories += [r["id"] for r in tx.run(q.CATEGORIES_OF_WORK, old=merge.id)]
+        rec = tx.run(_MERGE_AWAY[entity], old=merge.id, into=merge.into, keys=_OTHER_KEYS[entity]).single()
+        if rec is None:
+            continue  # not in the graph (or only another source states it and nothing survives): nothing moved
+        papers += [p for p in rec["papers"] if p]
+        researchers += [r for r in rec["researchers"] if r]
+        if entity == "institutions" and rec["survivor"]:
+            rename = {"old": rec["loser"], "new": rec["survivor"]}
+            restated = [r["paper"] for r in tx.run(REWRITE_INSTITUTION_IDS, renames=[rename])]
+            restate(tx, restated)
+            papers += restated
+        kind = "merged" if rec["survivor"] else "deleted"
+        entries.append(
+            orjson.dumps(
+                {"entity": entity, "kind": kind, "oid": merge.id, "id": rec["loser"], "into": rec["survivor"]}
+            ).decode()
+        )
+    if entries:
+        tx.run(
+            q.ADD_PENDING,
+            source=SOURCE,
+            researchers=sorted(set(researchers)),
+            papers=sorted(set(papers)),
+            categories=sorted(set(categories)),
+        ).consume()
+        tx.run(q.NOTE_CHANGES, source=SOURCE, entries=entries).consume()
