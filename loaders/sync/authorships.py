@@ -66,7 +66,7 @@ def compare(new: dict[str, tuple[str, Signature]], held: Iterable[dict[str, Any]
     found = {row["oid"] for row in held}
     reauthored |= {pid for oid, (pid, _) in new.items() if oid not in found}
     for row in held:
-        wanted = new[row["oid"]][1] if row["oid"] in new else frozenset()
+        wanted: Signature = new[row["oid"]][1] if row["oid"] in new else frozenset[tuple[str, frozenset[str]]]()
         names = {author for author, _ in wanted}
         had = frozenset((a["oid"] or "", frozenset(a["institutions"] or ())) for a in row["authorships"])
         lost |= {a["id"] for a in row["authorships"] if not a["oid"] or a["oid"] not in names}
