@@ -331,7 +331,8 @@ def summary(run: Run) -> None:
 
 def _sync_rows(step: str, sync: dict[str, Any], rebuild: float) -> None:
     load = [round(x[0], 1) for x in sync["load average during sync (start, end)"]]
-    print(f"| {step}: weft sync of the update | {sync['seconds']:.1f} s (1-min load {load}) | |")
+    ended = "" if not sync.get("exit") else f"; exit {sync['exit']}: stopped before it ended"
+    print(f"| {step}: weft sync of the update | {sync['seconds']:.1f} s (1-min load {load}{ended}) | |")
     if rebuild:
         ratio = sync["seconds"] / rebuild
         verdict = "met" if ratio <= 0.05 else "not met"
