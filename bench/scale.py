@@ -179,59 +179,64 @@ def report(shapes: list[Shape], loads: list[float]) -> None:
             print(f"error in {s.name}: {error}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--uri", default="bolt://127.0.0.1:7831")
-    parser.add_argument("--port", type=int, default=8821, help="a running `weft serve` on the same database")
-    parser.add_argument("--sample", type=int, default=20)
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument(
-        "--only",
-        default=None,
-        help="shape names to run, separated by ';' (default: all; 'network, best-connected' holds a comma)",
-    )
-    args = parser.parse_args()
-    os.environ["NEO4J_URI"] = args.uri
-    driver = open_driver(args.uri)  # as Weft's own: no planner notifications (a synthetic graph lacks some keys)
-    began = time.perf_counter()
-    ids = Ids.pick(driver, args.sample)
-    print(f"ids chosen in {time.perf_counter() - began:.1f} s; load average {os.getloadavg()}", flush=True)
-    loop = asyncio.new_event_loop()
-    settings = load_settings()
-    async_driver = open_async_driver(settings)
-    reader = GraphReader(async_driver, DATABASE, timeout_s=60)
-    http_ = Http(f"http://127.0.0.1:{args.port}/graphql", timeout=120)
+@dataclass
+class Readers:
+    """What the shapes read through: the sync driver, an async graph reader and one HTTP connection."""
+
+    driver: neo4j.Driver
+    http: Http
+    loop: asyncio.AbstractEventLoop
+    async_driver: Any
+    reader: GraphReader
+
+    @classmethod
+    def open(cls, uri: str, port: int) -> Readers:
+        os.environ["NEO4J_URI"] = uri
+        driver = open_driver(uri)  # as Weft's own: no planner notifications (a synthetic graph lacks some keys)
+        loop = asyncio.new_event_loop()
+        async_driver = open_async_driver(load_settings())
+        reader = GraphReader(async_driver, DATABASE, timeout_s=60)
+        return cls(driver, Http(f"http://127.0.0.1:{port}/graphql", timeout=120), loop, async_driver, reader)
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.async_driver.close())
+        self.driver.close()
+
+
+def make_shapes(readers: Readers, ids: Ids, sample: int, raw: bool = True) -> list[Shape]:
+    """Every shape of the module docstring over `ids`; without `raw`, only the GraphQL side is timed."""
+    driver, loop, reader = readers.driver, readers.loop, readers.reader
     spelled = iter(range(10**9))
 
     def weft(query: str, spell: Callable[[str], str] = str) -> Callable[[str], tuple[float, str | None]]:
-        return lambda id_: graphql(http_, query, {"id": spell(id_)} if id_ else {})
+        return lambda id_: graphql(readers.http, query, {"id": spell(id_)} if id_ else {})
 
-    def raw_cypher(name: str, extra: dict[str, Any] | None = None) -> Callable[[str], float]:
+    def raw_cypher(name: str, extra: dict[str, Any] | None = None) -> Callable[[str], float] | None:
         def call(id_: str) -> float:
             began = time.perf_counter()
             RAW[name].run(driver, DATABASE, {**({"id": id_} if id_ else {}), **(extra or {})})
             return time.perf_counter() - began
 
-        return call
+        return call if raw else None
 
-    def graph_call(make: Callable[[str], Any]) -> Callable[[str], float]:
+    def graph_call(make: Callable[[str], Any]) -> Callable[[str], float] | None:
         def call(id_: str) -> float:
             began = time.perf_counter()
             loop.run_until_complete(make(id_))
             return time.perf_counter() - began
 
-        return call
+        return call if raw else None
 
     def miss(id_: str) -> str:
         return f"{id_}-m{os.getpid()}x{next(spelled)}"
 
     network_raw = raw_cypher("network", {"limit": 200, **NETWORK_PARAMS})
     same_name_raw = graph_call(lambda r: researchers.same_name(reader, [r]))
-    shapes = [
+    return [
         Shape("profile", ids.openalex, weft(gq.PROFILE), raw_cypher("profile")),
         Shape("network", ids.researchers, weft(gq.NETWORK, miss), network_raw),
         Shape("network, best-connected", ids.busiest, weft(gq.NETWORK, miss), network_raw),
-        Shape("mostCited", [""] * args.sample, weft(gq.MOST_CITED), raw_cypher("mostCited")),
+        Shape("mostCited", [""] * sample, weft(gq.MOST_CITED), raw_cypher("mostCited")),
         Shape(
             "mostCited(category:)",
             ids.categories,
@@ -253,6 +258,25 @@ def main() -> None:
         Shape("sameName", ids.researchers, weft(SAME_NAME), same_name_raw),
         Shape("sameName, most linked", ids.most_linked, weft(SAME_NAME), same_name_raw),
     ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--uri", default="bolt://127.0.0.1:7831")
+    parser.add_argument("--port", type=int, default=8821, help="a running `weft serve` on the same database")
+    parser.add_argument("--sample", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--only",
+        default=None,
+        help="shape names to run, separated by ';' (default: all; 'network, best-connected' holds a comma)",
+    )
+    args = parser.parse_args()
+    readers = Readers.open(args.uri, args.port)
+    began = time.perf_counter()
+    ids = Ids.pick(readers.driver, args.sample)
+    print(f"ids chosen in {time.perf_counter() - began:.1f} s; load average {os.getloadavg()}", flush=True)
+    shapes = make_shapes(readers, ids, args.sample)
     if args.only:
         wanted = {name.strip() for name in args.only.split(";")}
         unknown = wanted - {s.name for s in shapes}
@@ -260,8 +284,7 @@ def main() -> None:
             parser.error(f"unknown shapes {sorted(unknown)}; known: {'; '.join(s.name for s in shapes)}")
         shapes = [s for s in shapes if s.name in wanted]
     loads = run(shapes, args.rounds)
-    loop.run_until_complete(async_driver.close())
-    driver.close()
+    readers.close()
     report(shapes, loads)
 
 

@@ -12,8 +12,21 @@ already-cited earlier works (preferential attachment) plus some references outsi
     python -m bench.synth --works 1000000 --snapshot /tmp/openalex-snapshot
 
 The snapshot layout is OpenAlex's: `data/<entity>/updated_date=YYYY-MM-DD/part_NNN.gz` for works,
-authors (those who wrote a work, with their affiliations and counts) and institutions, and
-`data/manifest.json` (Redshift manifest: every file's url, content_length and record_count).
+authors (those who wrote a work, with their affiliations and counts) and institutions, each entity's
+`data/<entity>/manifest` (Redshift manifest: every file's url, content_length and record_count; what
+`weft sync openalex` checks) and `data/manifest.json` (all entities' files in one).
+
+An update on top of a snapshot (what `weft sync openalex` applies; bench/sync_rate.py times it):
+
+    python -m bench.synth --works 1000000 --snapshot DIR/before --update DIR/after \
+        --changed 10000 --merges 1000 --deletes 500
+
+writes DIR/after as the same snapshot one day later: every partition of DIR/before (symlinked, not
+copied), a newer `updated_date=` works partition of `--changed` changed works (a quarter lose an
+author, a quarter gain one, a quarter change their references, a quarter their title; all carry the
+new date), `data/merged_ids/{works,authors}/<date>.csv.gz` (`merge_date,id,merge_into_id`: `--merges`
+retired ids, half works and half authors, each merged into a surviving one; `--deletes` works with
+an empty `merge_into_id`, withdrawn) and manifests listing it all.
 """
 
 from __future__ import annotations
@@ -25,11 +38,12 @@ import gzip
 import itertools
 import json
 import math
+import os
 import random
 import string
 from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -481,15 +495,81 @@ def partition_date(index: int, per_date: int) -> str:
     return (datetime.date(2025, 1, 1) + datetime.timedelta(days=index // per_date)).isoformat()
 
 
-def write_snapshot(root: Path, works: int, seed: int = 7, per_date: int = 50_000, per_part: int = 25_000) -> dict:
+@dataclass(frozen=True)
+class Update:
+    """An update to write beside a snapshot: where, and how many changed works, merges and deletes."""
+
+    root: Path
+    changed: int = 10_000
+    merges: int = 1_000  # half works, half authors
+    deletes: int = 500  # works withdrawn (merged into nothing)
+
+
+@dataclass
+class _UpdatePlan:
+    """The works an update touches, drawn before the snapshot is written (disjoint sets of indices)."""
+
+    changed: set[int]
+    merged: list[int]
+    survivors: list[int]
+    deleted: list[int]
+    kept: dict[int, dict] = field(default_factory=dict[int, dict])  # changed work index -> its record
+
+    @classmethod
+    def draw(cls, works: int, update: Update, seed: int) -> _UpdatePlan:
+        rng = random.Random(seed + 1)
+        n_merged = update.merges - update.merges // 2
+        need = update.changed + n_merged * 2 + update.deletes
+        if need > works:
+            raise ValueError(f"an update of {need} distinct works needs more than {works} works")
+        picked = rng.sample(range(works), need)
+        changed = set(picked[: update.changed])
+        rest = picked[update.changed :]
+        merged, survivors = rest[:n_merged], rest[n_merged : 2 * n_merged]
+        return cls(changed, merged, survivors, rest[2 * n_merged :])
+
+
+def _manifest(entries: list[dict]) -> dict:
+    return {
+        "entries": entries,
+        "meta": {
+            "content_length": sum(e["meta"]["content_length"] for e in entries),
+            "record_count": sum(e["meta"]["record_count"] for e in entries),
+        },
+    }
+
+
+def _write_manifests(root: Path, entries: list[dict]) -> dict:
+    """Each entity's `data/<entity>/manifest` and the all-entity `data/manifest.json`; returns the latter."""
+    for entity in ("works", "authors", "institutions"):
+        mine = [e for e in entries if f"/data/{entity}/" in e["url"]]
+        (root / "data" / entity / "manifest").write_text(json.dumps(_manifest(mine), indent=2) + "\n", "utf-8")
+    manifest = _manifest(entries)
+    (root / "data" / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def write_snapshot(
+    root: Path,
+    works: int,
+    seed: int = 7,
+    per_date: int = 50_000,
+    per_part: int = 25_000,
+    update: Update | None = None,
+) -> dict:
     """Write `works` synthetic works, then their authors and every institution, in the OpenAlex
-    snapshot layout under `root`; returns the manifest (also written as `data/manifest.json`)."""
+    snapshot layout under `root`, and the `update` on top of it when given (module docstring); returns
+    the manifest of `root` (also written as `data/manifest.json`)."""
     gen = Generator(works, seed)
+    plan = _UpdatePlan.draw(works, update, seed) if update else None
     entries: list[dict] = []
     out = _Partitions(root, "works", per_part, entries)
     for i in range(works):
         date = partition_date(i, per_date)
-        out.write(date, gen.work(i, f"{date}T08:00:00.000000"))
+        work = gen.work(i, f"{date}T08:00:00.000000")
+        if plan and i in plan.changed:
+            plan.kept[i] = work
+        out.write(date, work)
     out.close()
     last = partition_date(max(works - 1, 0), per_date)
     authors = _Partitions(root, "authors", per_part * 4, entries)
@@ -501,15 +581,85 @@ def write_snapshot(root: Path, works: int, seed: int = 7, per_date: int = 50_000
     for i in range(len(gen.institutions)):
         institutions.write(last, gen.institution_entity(i, f"{last}T08:00:00.000000"))
     institutions.close()
-    manifest = {
-        "entries": entries,
-        "meta": {
-            "content_length": sum(e["meta"]["content_length"] for e in entries),
-            "record_count": sum(e["meta"]["record_count"] for e in entries),
-        },
-    }
-    (root / "data" / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    manifest = _write_manifests(root, entries)
+    if update and plan:
+        _write_update(root, update, plan, gen, entries, last, per_part, seed)
     return manifest
+
+
+def _write_update(
+    before: Path,
+    update: Update,
+    plan: _UpdatePlan,
+    gen: Generator,
+    entries: list[dict],
+    last: str,
+    per_part: int,
+    seed: int,
+) -> None:
+    """The snapshot one day after `last`: `before`'s partitions linked, the changed works, merged_ids, manifests."""
+    root = update.root
+    day = (datetime.date.fromisoformat(last) + datetime.timedelta(days=1)).isoformat()
+    for entity in ("works", "authors", "institutions"):
+        (root / "data" / entity).mkdir(parents=True, exist_ok=True)
+        for folder in sorted((before / "data" / entity).iterdir()):
+            link = root / "data" / entity / folder.name
+            if folder.is_dir() and not link.exists():
+                os.symlink(folder.resolve(), link)
+    rng = random.Random(seed + 2)
+    mine = list(entries)
+    out = _Partitions(root, "works", per_part, mine)
+    for k, i in enumerate(sorted(plan.changed)):
+        out.write(day, _changed(gen, rng, plan.kept[i], k % 4, day))
+    out.close()
+    _write_manifests(root, mine)
+    authors = [a for a in range(len(gen.authors)) if gen.works_count[a]]
+    picked = rng.sample(authors, 2 * (update.merges // 2))
+    half = len(picked) // 2
+    merged_ids = root / "data" / "merged_ids"
+    for entity, rows in (
+        (
+            "works",
+            [(f"W{WORK_BASE + a}", f"W{WORK_BASE + b}") for a, b in zip(plan.merged, plan.survivors, strict=True)]
+            + [(f"W{WORK_BASE + d}", "") for d in plan.deleted],
+        ),
+        (
+            "authors",
+            [(f"A{AUTHOR_BASE + a}", f"A{AUTHOR_BASE + b}") for a, b in zip(picked[:half], picked[half:], strict=True)],
+        ),
+    ):
+        (merged_ids / entity).mkdir(parents=True, exist_ok=True)
+        text = "merge_date,id,merge_into_id\n" + "".join(f"{day},{old},{into}\n" for old, into in rows)
+        (merged_ids / entity / f"{day}.csv.gz").write_bytes(gzip.compress(text.encode()))
+
+
+def _changed(gen: Generator, rng: random.Random, work: dict, kind: int, day: str) -> dict:
+    """A changed copy of `work`: kind 0 loses an author, 1 gains one, 2 changes references, 3 the title."""
+    work = dict(work, updated_date=f"{day}T08:00:00.000000")
+    authorships = list(work["authorships"])
+    if kind == 0 and len(authorships) > 1:
+        authorships.pop(rng.randrange(1, len(authorships)))
+    elif kind == 1:
+        present = {a["author"]["id"] for a in authorships}
+        who = gen._pick_author()
+        while OA + gen.authors[who].openalex in present:
+            who = gen._pick_author()
+        authorships.append(gen._authorship(who, len(authorships), len(authorships) + 1))
+    elif kind == 2:
+        refs = [r for r in work["referenced_works"] if rng.random() < 0.7]
+        own = int(work["id"].rsplit("W", 1)[1]) - WORK_BASE
+        refs += [f"{OA}W{WORK_BASE + rng.randrange(max(own, 1))}" for _ in range(3)]
+        refs.append(f"{OA}W{3_000_000_000 + rng.randrange(5_000_000)}")
+        work["referenced_works"] = sorted(set(refs))
+        work["referenced_works_count"] = len(work["referenced_works"])
+    else:
+        title = " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 12))).capitalize() + " (revised)"
+        work["title"] = work["display_name"] = title
+    for rank, a in enumerate(authorships):
+        position = "first" if rank == 0 else "last" if rank == len(authorships) - 1 else "middle"
+        authorships[rank] = dict(a, author_position=position)
+    work["authorships"] = authorships
+    return work
 
 
 def main() -> None:
@@ -521,9 +671,16 @@ def main() -> None:
     where.add_argument("--snapshot", type=Path, help="a folder to write the OpenAlex snapshot layout into")
     parser.add_argument("--per-date", type=int, default=50_000, help="works per updated_date partition")
     parser.add_argument("--per-part", type=int, default=25_000, help="works per part_NNN.gz file")
+    parser.add_argument("--update", type=Path, help="with --snapshot: also write a 1-day-later snapshot here")
+    parser.add_argument("--changed", type=int, default=10_000, help="--update: changed works")
+    parser.add_argument("--merges", type=int, default=1_000, help="--update: merged ids (half works, half authors)")
+    parser.add_argument("--deletes", type=int, default=500, help="--update: withdrawn works")
     args = parser.parse_args()
+    if args.update and not args.snapshot:
+        parser.error("--update needs --snapshot")
     if args.snapshot:
-        manifest = write_snapshot(args.snapshot, args.works, args.seed, args.per_date, args.per_part)
+        update = Update(args.update, args.changed, args.merges, args.deletes) if args.update else None
+        manifest = write_snapshot(args.snapshot, args.works, args.seed, args.per_date, args.per_part, update)
         size = manifest["meta"]["content_length"] / 1e6
         print(f"wrote {len(manifest['entries'])} files, {manifest['meta']['record_count']:,} records, {size:,.0f} MB")
     else:

@@ -63,6 +63,7 @@ def recompute(
     moved: set[str] | None = None,
     created: AbstractSet[str] = frozenset(),
     reaffiliated: set[str] | None = None,
+    reauthored: AbstractSet[str] | None = None,
 ) -> int:
     """Claims, then CITES, STATES_AFFILIATION, papers' `category_ids` (and their IN_CATEGORY edges' keys),
     AFFILIATED_WITH, COAUTHORED_WITH, TOP_TIE and SAME_NAME_AS for the touched ids; returns the bumped
@@ -77,7 +78,9 @@ def recompute(
     its pairs; moved researchers, their co-authors and the authors of other touched papers are read
     whole. Affiliations likewise: a new paper adds itself to its authors' AFFILIATED_WITH;
     `reaffiliated` researchers (listed affiliations written or released, merged, renamed; None means
-    all of `researchers`), moved ones and the authors of other touched papers are rebuilt whole."""
+    all of `researchers`), moved ones and the authors of other touched papers are rebuilt whole.
+    `reauthored` (None: all) narrows "other touched papers" in both to those whose authorships changed: a
+    sync that replaced a title or references only leaves its authors' pairs, ties and affiliations alone."""
     researchers = set(researchers)
     moved = set(researchers) if moved is None else set(moved)
     reaffiliated = set(researchers) if reaffiliated is None else set(reaffiliated)
@@ -97,6 +100,8 @@ def recompute(
         for done, chunk in _chunks(paper_ids):
             execute_marked(session, _run_all, (derive.SET_CATEGORY_IDS,), chunk)
             _report(progress, "category ids", done, len(paper_ids))
+        if reauthored is not None:
+            known = sorted(set(known) & set(reauthored))
         recounted = _authors(session, known)
         rebuilt = sorted(reaffiliated | moved | recounted)
         skip = dict.fromkeys(rebuilt, True)

@@ -149,6 +149,7 @@ class GraphWriter:
         self.moved_researchers: set[str] = set()
         self.created_papers: set[str] = set()
         self.reaffiliated: set[str] = set()
+        self.reauthored: set[str] | None = None  # known papers whose authorships changed (None: all touched)
         self.batches = 0
 
     def write(self, records: list[RecordRows]) -> BatchOutcome:
@@ -178,6 +179,7 @@ class GraphWriter:
             moved=self.moved_researchers,
             created=self.created_papers,
             reaffiliated=self.reaffiliated,
+            reauthored=self.reauthored,
         )
 
 

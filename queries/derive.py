@@ -248,21 +248,18 @@ MATCH (:Paper {id: pid})<-[:AUTHORED]-(r:Researcher)
 RETURN DISTINCT r.id AS id
 """
 
-# Drops the AFFILIATED_WITH edges of the given researchers that BUILD_AFFILIATED would not leave (no
-# authorship states the institution and no listed affiliation names it); the others are updated in
-# place by BUILD_AFFILIATED; returns nothing.
+# Drops every AFFILIATED_WITH edge of the given researchers, for BUILD_AFFILIATED (same transaction) to create
+# afresh: a MERGE per affiliation searched the researcher's edges once per institution, affiliations squared
+# for a prolific researcher (thousands of institutions); delete and create is linear. Returns nothing.
 CLEAR_AFFILIATED: LiteralString = """
 UNWIND $ids AS rid
-MATCH (a:Researcher {id: rid})-[r:AFFILIATED_WITH]->(i)
+MATCH (a:Researcher {id: rid})-[r:AFFILIATED_WITH]->()
 USING INDEX a:Researcher(id)
-WHERE NOT i:Institution
-   OR (NOT EXISTS { MATCH (a)-[au:AUTHORED]->(:Paper) WHERE i.id IN au.institution_ids }
-       AND NOT EXISTS { MATCH (a)-[:LISTED_AFFILIATION]->(i) })
 DELETE r
 """
 
-# Rebuilds AFFILIATED_WITH {first_year, last_year, papers} from the institutions stated on each
-# researcher's authorships (papers, their years) and the affiliations an author profile lists
+# Builds AFFILIATED_WITH {first_year, last_year, papers} (after CLEAR_AFFILIATED) from the institutions stated
+# on each researcher's authorships (papers, their years) and the affiliations an author profile lists
 # (its years); returns nothing.
 BUILD_AFFILIATED: LiteralString = """
 UNWIND $ids AS rid
@@ -278,7 +275,7 @@ CALL (a) {
 }
 WITH a, iid, min(year) AS first_year, max(year) AS last_year, count(DISTINCT pid) AS papers
 MATCH (i:Institution {id: iid})
-MERGE (a)-[r:AFFILIATED_WITH]->(i)
+CREATE (a)-[r:AFFILIATED_WITH]->(i)
 SET r.first_year = first_year, r.last_year = last_year, r.papers = papers
 """
 

@@ -13,7 +13,8 @@ READ_STATE: LiteralString = "MATCH (s:SyncState {source: $source}) RETURN proper
 
 READ_STATES: LiteralString = "MATCH (s:SyncState) RETURN properties(s) AS state ORDER BY s.source"
 
-# $unit, $papers, $researchers, $moved, $refs, $categories, $new (['entity:OA id']), $seen: the unit's pending work.
+# $unit, $papers, $researchers, $moved, $refs, $categories, $new (['entity:OA id']), $seen: the unit's pending work;
+# $reauthored: [] when the source notes reauthored works per batch (OpenAlex), null when every author is rebuilt.
 # A unit already pending (a killed run) keeps its classification (`pending_new`, `pending_seen`: read
 # before anything was written) and gains what this run read.
 BEGIN_UNIT: LiteralString = """
@@ -31,6 +32,7 @@ SET s.pending_new = CASE WHEN again THEN s.pending_new ELSE $new END,
                                AS x RETURN DISTINCT x },
     s.pending_categories = COLLECT { UNWIND (CASE WHEN again THEN coalesce(s.pending_categories, []) ELSE [] END)
                                      + $categories AS x RETURN DISTINCT x },
+    s.pending_reauthored = CASE WHEN again THEN s.pending_reauthored ELSE $reauthored END,
     s.pending_unit = $unit
 RETURN s.pending_new AS new, s.pending_seen AS seen
 """
@@ -45,16 +47,36 @@ SET s.pending_categories = COLLECT { UNWIND coalesce(s.pending_categories, []) +
     s.pending_papers = COLLECT { UNWIND coalesce(s.pending_papers, []) + $papers AS x RETURN DISTINCT x }
 """
 
-# A merge's change, logged when its unit ends: $entry (JSON: entity, kind, oid, id, into).
-NOTE_CHANGE: LiteralString = """
-MATCH (s:SyncState {source: $source}) SET s.pending_seen = coalesce(s.pending_seen, []) + [$entry]
+# Merges' changes, logged when their unit ends: $entries (JSON each: entity, kind, oid, id, into).
+NOTE_CHANGES: LiteralString = """
+MATCH (s:SyncState {source: $source}) SET s.pending_seen = coalesce(s.pending_seen, []) + $entries
 """
 
 READ_PENDING: LiteralString = """
 MATCH (s:SyncState {source: $source})
 RETURN s.pending_unit AS unit, coalesce(s.pending_papers, []) AS papers,
        coalesce(s.pending_researchers, []) AS researchers, coalesce(s.pending_moved, []) AS moved,
-       coalesce(s.pending_refs, []) AS refs, coalesce(s.pending_categories, []) AS categories
+       coalesce(s.pending_refs, []) AS refs, coalesce(s.pending_categories, []) AS categories,
+       s.pending_reauthored AS reauthored
+"""
+
+# The authorships the source states now of the works about to be replaced ($ids: short ids), to compare with
+# the records (loaders/sync/authorships.py): {paper, oid, authorships: [{id, oid, institutions}]}.
+AUTHORSHIPS_HELD: LiteralString = """
+UNWIND $ids AS oid
+MATCH (p:Paper {openalex_id: oid})
+RETURN p.id AS paper, oid,
+       COLLECT { MATCH (a:Researcher)-[r:AUTHORED]->(p) WHERE $source IN coalesce(r.sources, [])
+                 RETURN {id: a.id, oid: a.openalex_id, institutions: coalesce(r.institution_ids, [])} }
+         AS authorships
+"""
+
+# A batch's lost authors ($moved: rebuilt whole) and reauthored works ($papers: pairs recounted), added to the
+# pending unit before the batch is written.
+NOTE_REAUTHORED: LiteralString = """
+MATCH (s:SyncState {source: $source})
+SET s.pending_moved = COLLECT { UNWIND coalesce(s.pending_moved, []) + $moved AS x RETURN DISTINCT x },
+    s.pending_reauthored = COLLECT { UNWIND coalesce(s.pending_reauthored, []) + $papers AS x RETURN DISTINCT x }
 """
 
 # The last change's number (the `change_seq` index gives it in order).
@@ -75,7 +97,8 @@ CALL (s) {
 }
 SET s[$mark] = $value, s.last_sync_at = datetime(), s.last_unit = $unit,
     s.pending_unit = null, s.pending_new = null, s.pending_seen = null, s.pending_papers = null,
-    s.pending_researchers = null, s.pending_moved = null, s.pending_refs = null, s.pending_categories = null
+    s.pending_researchers = null, s.pending_moved = null, s.pending_refs = null, s.pending_categories = null,
+    s.pending_reauthored = null
 """
 
 # Ends a sync run: what it did, as JSON ($summary), and when.

@@ -32,6 +32,7 @@ from weft.loaders.reader import Item, is_object, read_records
 from weft.loaders.records import Rejected, record_rows
 from weft.loaders.rows import RecordRows
 from weft.loaders.storage import DataPath
+from weft.loaders.sync.authorships import note_batch
 from weft.loaders.sync.openalex_layout import (
     LABELS,
     Manifest,
@@ -45,6 +46,7 @@ from weft.loaders.sync.openalex_layout import (
     snapshot_root,
 )
 from weft.loaders.sync.units import (
+    ChangeEntry,
     Echo,
     SyncReport,
     SyncSource,
@@ -52,7 +54,7 @@ from weft.loaders.sync.units import (
     existing_ids,
     finish,
     log_and_mark,
-    note_change,
+    note_changes,
     record_summary,
 )
 from weft.loaders.write import GraphWriter
@@ -60,6 +62,7 @@ from weft.queries import sync as q
 from weft.queries.load_nodes import REWRITE_INSTITUTION_IDS
 
 SOURCE = "openalex"
+MERGE_CHUNK = 200  # merges per transaction (each its own statement, in order)
 SAMPLE = 100  # records of each part file whose shape is checked: most refused means scrambled fields
 _SOURCE = SyncSource(
     SOURCE,
@@ -254,7 +257,8 @@ def _apply_unit(
         name,
         papers=[r["paper"] for r in before],
         researchers=authors,
-        moved=authors,
+        moved=[],  # the authors a work loses: noted per batch (note_batch)
+        reauthored=[],  # and the works whose authorships change (ditto)
         refs=sorted({k for r in before for k in r["refs"]}),
         categories=sorted({c for r in before for c in r["categories"]}),
         new=new,
@@ -271,9 +275,11 @@ def _apply_unit(
                 batch.append(rows)
                 pending += rows.size()
                 if pending >= batch_size:
+                    note_batch(driver, database, SOURCE, batch)
                     writer.write(batch)
                     batch, pending = [], 0
     if batch:
+        note_batch(driver, database, SOURCE, batch)
         writer.write(batch)
     finish(driver, database, _SOURCE, writer, limits)
     log_and_mark(driver, database, _SOURCE, name, "watermark", unit.date)
@@ -327,25 +333,41 @@ def _merges(driver: Driver, database: str, plan: _Plan, report: SyncReport, limi
 
 
 def _apply_merges(driver: Driver, database: str, entity: str, unit: str, merges: list[Merge]) -> None:
-    """Each merge in its own transaction, which also notes what to recompute and the change to log."""
+    """Merges in transactions of MERGE_CHUNK, each noting what to recompute and the changes to log."""
     begin_unit(driver, database, _SOURCE, unit)
     with translated_errors("merging retired ids"), driver.session(database=database) as session:
-        for merge in merges:
-            execute_marked(session, _merge_tx, entity, merge)
+        for start in range(0, len(merges), MERGE_CHUNK):
+            execute_marked(session, _merge_chunk_tx, entity, merges[start : start + MERGE_CHUNK])
 
 
-def _merge_tx(tx: ManagedTransaction, entity: str, merge: Merge) -> None:
-    categories = [r["id"] for r in tx.run(q.CATEGORIES_OF_WORK, old=merge.id)] if entity == "works" else []
-    rec = tx.run(_MERGE_AWAY[entity], old=merge.id, into=merge.into, keys=_OTHER_KEYS[entity]).single()
-    if rec is None:
-        return  # not in the graph (or only another source states it and nothing survives): nothing moved
-    papers = [p for p in rec["papers"] if p]
-    researchers = [r for r in rec["researchers"] if r]
-    if entity == "institutions" and rec["survivor"]:
-        rename = {"old": rec["loser"], "new": rec["survivor"]}
-        restated = [r["paper"] for r in tx.run(REWRITE_INSTITUTION_IDS, renames=[rename])]
-        restate(tx, restated)
-        papers += restated
-    kind = "merged" if rec["survivor"] else "deleted"
-    tx.run(q.ADD_PENDING, source=SOURCE, researchers=researchers, papers=papers, categories=categories).consume()
-    note_change(tx, _SOURCE, entity, kind, merge.id, rec["loser"], rec["survivor"])
+def _merge_chunk_tx(tx: ManagedTransaction, entity: str, merges: list[Merge]) -> None:
+    """Merges in order, one statement each, in one transaction that also notes what to recompute and the
+    changes to log (once for the chunk: the pending lists are rewritten per chunk, not per merge)."""
+    papers: list[str] = []
+    researchers: list[str] = []
+    categories: list[str] = []
+    entries: list[ChangeEntry] = []
+    for merge in merges:
+        if entity == "works":
+            categories += [r["id"] for r in tx.run(q.CATEGORIES_OF_WORK, old=merge.id)]
+        rec = tx.run(_MERGE_AWAY[entity], old=merge.id, into=merge.into, keys=_OTHER_KEYS[entity]).single()
+        if rec is None:
+            continue  # not in the graph (or only another source states it and nothing survives): nothing moved
+        papers += [p for p in rec["papers"] if p]
+        researchers += [r for r in rec["researchers"] if r]
+        if entity == "institutions" and rec["survivor"]:
+            rename = {"old": rec["loser"], "new": rec["survivor"]}
+            restated = [r["paper"] for r in tx.run(REWRITE_INSTITUTION_IDS, renames=[rename])]
+            restate(tx, restated)
+            papers += restated
+        kind = "merged" if rec["survivor"] else "deleted"
+        entries.append(ChangeEntry(entity, kind, merge.id, rec["loser"], rec["survivor"]))
+    if entries:
+        tx.run(
+            q.ADD_PENDING,
+            source=SOURCE,
+            researchers=sorted(set(researchers)),
+            papers=sorted(set(papers)),
+            categories=sorted(set(categories)),
+        ).consume()
+        note_changes(tx, _SOURCE, entries)

@@ -94,9 +94,12 @@ def begin_unit(
     categories: Iterable[str] = (),
     new: Iterable[str] = (),
     seen: Iterable[str] = (),
+    reauthored: Iterable[str] | None = None,
 ) -> None:
     """Note the unit's pending work before its first write (`new`/`seen`: 'entity:source id' in order; a
-    unit already pending from a killed run keeps its first classification and gains the rest)."""
+    unit already pending from a killed run keeps its first classification and gains the rest). `reauthored`
+    is [] for a source that notes lost authors and reauthored works per batch (loaders/sync/authorships.py);
+    None rebuilds every author of a replaced record whole."""
     with translated_errors("noting the sync's unit"):
         driver.execute_query(
             q.BEGIN_UNIT,
@@ -109,6 +112,7 @@ def begin_unit(
             categories=list(categories),
             new=list(new),
             seen=list(seen),
+            reauthored=None if reauthored is None else list(reauthored),
             database_=database,
         )
 
@@ -119,16 +123,18 @@ def finish(driver: Driver, database: str, source: SyncSource, writer: GraphWrite
     with translated_errors("reading the sync's pending work"):
         records, _, _ = driver.execute_query(q.READ_PENDING, source=source.name, database_=database)
     pend = records[0]
-    papers, researchers, moved = (
-        set(pend["papers"]),
-        set(pend["researchers"]),
-        set(pend["moved"]) | set(pend["researchers"]),
-    )
+    papers, researchers, lost = set(pend["papers"]), set(pend["researchers"]), set(pend["moved"])
+    moved = lost | researchers
     if writer is not None and writer.batches:
         writer.touched_papers |= papers
         writer.touched_researchers |= researchers
-        writer.moved_researchers |= moved
-        writer.reaffiliated |= researchers
+        if pend["reauthored"] is None:  # every author of a replaced record rebuilt whole
+            writer.moved_researchers |= moved
+            writer.reaffiliated |= researchers
+        else:  # only the authors records lost, and the pairs of works whose authorships changed
+            writer.moved_researchers |= lost
+            writer.reaffiliated |= lost
+            writer.reauthored = set(pend["reauthored"])
         writer.finish()
     elif papers or researchers:
         recompute(driver, database, papers, researchers, None, limits, moved=moved, reaffiliated=researchers)
@@ -178,12 +184,28 @@ def _log_and_mark_tx(tx: ManagedTransaction, source: SyncSource, unit: str, mark
     tx.run(q.FINISH_UNIT, source=source.name, unit=unit, changes=changes, mark=mark, value=value).consume()
 
 
+@dataclass(frozen=True)
+class ChangeEntry:
+    """A merge or deletion noted inside a unit's write transaction, logged when the unit ends."""
+
+    entity: str
+    kind: str
+    oid: str
+    id: str | None
+    into: str | None
+
+
+def note_changes(tx: ManagedTransaction, source: SyncSource, entries: list[ChangeEntry]) -> None:
+    """Inside a unit's write transaction: merges or deletions to log when the unit ends (one list rewrite)."""
+    docs = [orjson.dumps(asdict(e)).decode() for e in entries]
+    tx.run(q.NOTE_CHANGES, source=source.name, entries=docs).consume()
+
+
 def note_change(
     tx: ManagedTransaction, source: SyncSource, entity: str, kind: str, oid: str, nid: str | None, into: str | None
 ) -> None:
-    """Inside a unit's write transaction: a merge or deletion to log when the unit ends."""
-    entry = orjson.dumps({"entity": entity, "kind": kind, "oid": oid, "id": nid, "into": into}).decode()
-    tx.run(q.NOTE_CHANGE, source=source.name, entry=entry).consume()
+    """Inside a unit's write transaction: one merge or deletion to log when the unit ends."""
+    note_changes(tx, source, [ChangeEntry(entity, kind, oid, nid, into)])
 
 
 def record_summary(driver: Driver, database: str, report: SyncReport) -> None:

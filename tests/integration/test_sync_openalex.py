@@ -28,6 +28,7 @@ from weft.graph.identity.lookup import parse_researcher_id
 from weft.graph.migrate import reset
 from weft.graph.settings import Settings
 from weft.graph.sync_state import changes, sync_state
+from weft.loaders import write
 from weft.loaders.run import load_paths
 from weft.loaders.sync.openalex import sync_openalex
 from weft.server.cli.main import app
@@ -438,3 +439,57 @@ def test_a_killed_sync_converges_when_run_again(
     sync_openalex(driver, snapshots[1], database=settings.neo4j_database)
     assert sync_state(driver, settings.neo4j_database, "openalex").get("pending_unit") is None
     assert graph_state(driver, settings.neo4j_database) == expected
+
+
+def test_a_retitled_work_leaves_its_authors_pairs_alone(
+    driver: Driver,
+    settings: Settings,
+    snapshots: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A record whose authorships are the same (a new title) recomputes its paper's own derived data, not its
+    authors' (loaders/sync/authorships.py): the recompute is asked to rebuild no researcher whole and to recount
+    no paper's pairs, and the pairs stay as they were (same edges, same weights)."""
+    asked: list[dict[str, Any]] = []
+    real_recompute = write.recompute
+
+    def recompute(*args: Any, **kwargs: Any) -> int:
+        asked.append(kwargs)
+        return real_recompute(*args, **kwargs)
+
+    monkeypatch.setattr(write, "recompute", recompute)
+    reset(driver, settings.neo4j_database)
+    sync_openalex(driver, snapshots[0], database=settings.neo4j_database)
+    root = tmp_path / "retitled"
+    shutil.copytree(snapshots[0], root)
+    work = CHANGES["retitled"]
+    record = next(
+        r
+        for part in sorted((root / "data" / "works").glob("updated_date=*/part_*.gz"))
+        for r in map(json.loads, gzip.decompress(part.read_bytes()).splitlines())
+        if r["id"].endswith(work)
+    )
+    record["title"] = record["display_name"] = "A title and nothing else changed"
+    record["updated_date"] = "2026-01-01T00:00:00"
+    part = root / "data" / "works" / "updated_date=2026-01-01" / "part_000.gz"
+    part.parent.mkdir()
+    part.write_bytes(gzip.compress((json.dumps(record) + "\n").encode()))
+    manifest = json.loads((root / "data" / "works" / "manifest").read_text())
+    url = "s3://openalex/data/works/updated_date=2026-01-01/part_000.gz"
+    manifest["entries"].append({"url": url, "meta": {"content_length": part.stat().st_size, "record_count": 1}})
+    (root / "data" / "works" / "manifest").write_text(json.dumps(manifest))
+    pairs = """MATCH (:Paper {openalex_id: $w})<-[:AUTHORED]-(a:Researcher)-[c:COAUTHORED_WITH]-(:Researcher)
+               SET c.probe = true RETURN count(DISTINCT c) AS n, sum(c.weight) AS w"""
+    before = _one(driver, settings, pairs, w=work)
+    assert before[0]["n"] > 0
+    asked.clear()
+    sync_openalex(driver, root, database=settings.neo4j_database)
+    assert [(k["moved"], k["reaffiliated"], k["reauthored"]) for k in asked] == [(set(), set(), set())]
+    after = _one(driver, settings, pairs.replace("SET c.probe = true ", ""), w=work)
+    assert after == before  # the same pairs and weights
+    kept = _one(driver, settings, "MATCH ()-[c:COAUTHORED_WITH {probe: true}]->() RETURN count(c) AS n")
+    assert kept == [{"n": before[0]["n"]}]
+    assert _one(driver, settings, "MATCH (p:Paper {openalex_id: $w}) RETURN p.title AS t", w=work) == [
+        {"t": "A title and nothing else changed"}
+    ]
