@@ -23,6 +23,7 @@ from typing import NotRequired, TypedDict
 from weft.graph import local_server
 from weft.graph.driver import check_connectivity, open_driver
 from weft.graph.errors import InvalidInput, Unavailable
+from weft.graph.identity.links import all_researcher_ids, relink
 from weft.graph.migrate import backfill_sort_keys, counts, migrate
 from weft.graph.settings import Settings
 from weft.graph.writer_lock import WriterLock, acquire, writer_lock
@@ -295,6 +296,16 @@ def import_built(
                 f"papers' sort keys: {written:,} set (neo4j-admin stores no empty text) "
                 f"({time.monotonic() - step:.1f}s)"
             )
+            # the identity links an online load makes last (loaders/derived.recompute), for every researcher
+            step = time.monotonic()
+            linked = relink(
+                driver,
+                settings.neo4j_database,
+                all_researcher_ids(driver, settings.neo4j_database),
+                max_authors=settings.pair_edge_max_authors,
+                same_name_bucket=settings.same_name_max_bucket,
+            )
+            echo(f"identity links: {linked:,} ({time.monotonic() - step:.1f}s)")
         found = counts(driver, settings.neo4j_database)
     return ImportSummary(
         counts=found,
