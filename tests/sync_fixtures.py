@@ -214,3 +214,24 @@ def write_snapshots(folder: Path) -> tuple[Path, Path]:
     }
     after = write_snapshot(folder / "after", {"works": works, "authors": authors, "institutions": insts}, merges)
     return before, after
+
+
+def killed_after_first_batch(module: str, function: str, batch_size: int) -> str:
+    """A `python -c` script that runs `weft.loaders.sync.<module>.<function>(driver, argv[1])` and kills its own
+    process (SIGKILL, as kill -9) right after the first write batch is committed."""
+    return f"""
+import os, signal, sys
+from weft.graph.driver import open_driver
+from weft.graph.settings import load_settings
+from weft.loaders.sync import {module} as s
+from weft.loaders.write import GraphWriter
+
+real_write = GraphWriter.write
+def write(self, batch):
+    real_write(self, batch)
+    os.kill(os.getpid(), signal.SIGKILL)
+GraphWriter.write = write
+settings = load_settings()
+with open_driver(settings) as driver:
+    s.{function}(driver, sys.argv[1], database=settings.neo4j_database, batch_size={batch_size})
+"""

@@ -16,6 +16,7 @@ from neo4j import Driver
 from tests.arxiv_sync_fixtures import NEW_DATE, NEW_TITLE, write_arxiv
 from tests.integration.test_sync_openalex import graph_state
 from tests.integration.test_sync_s2 import State, _same
+from tests.sync_fixtures import killed_after_first_batch
 from weft.graph.migrate import reset
 from weft.graph.settings import Settings
 from weft.graph.sync_state import changes, sync_state
@@ -66,22 +67,7 @@ def test_a_sync_of_a_later_dump_equals_a_full_load_of_it_and_again_changes_nothi
     _same(graph_state(driver, db), arxiv_expected)
 
 
-KILLED_SYNC = """
-import os, signal, sys
-from weft.graph.driver import open_driver
-from weft.graph.settings import load_settings
-from weft.loaders.sync import arxiv as s
-from weft.loaders.write import GraphWriter
-
-real_write = GraphWriter.write
-def write(self, batch):
-    real_write(self, batch)
-    os.kill(os.getpid(), signal.SIGKILL)
-GraphWriter.write = write
-settings = load_settings()
-with open_driver(settings) as driver:
-    s.sync_arxiv(driver, sys.argv[1], database=settings.neo4j_database, batch_size=5)
-"""
+KILLED_SYNC = killed_after_first_batch("arxiv", "sync_arxiv", batch_size=5)
 
 
 def test_a_killed_sync_converges_when_run_again(

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from tests.integration.test_sync_openalex import graph_state
 from tests.s2_sync_fixtures import FROM, IDS, NEW_ABSTRACT, NEW_TITLE, STEP, TO, write_s2
+from tests.sync_fixtures import killed_after_first_batch
 from weft.graph.errors import InvalidInput
 from weft.graph.migrate import reset
 from weft.graph.settings import Settings
@@ -164,23 +165,7 @@ def test_a_listing_changed_while_reading_is_refused_before_writing(
     _same(graph_state(driver, db), s2_before)
 
 
-# A sync in its own process, killed (SIGKILL, as kill -9) after the step's first write batch.
-KILLED_SYNC = """
-import os, signal, sys
-from weft.graph.driver import open_driver
-from weft.graph.settings import load_settings
-from weft.loaders.sync import s2 as s
-from weft.loaders.write import GraphWriter
-
-real_write = GraphWriter.write
-def write(self, batch):
-    real_write(self, batch)
-    os.kill(os.getpid(), signal.SIGKILL)
-GraphWriter.write = write
-settings = load_settings()
-with open_driver(settings) as driver:
-    s.sync_s2(driver, sys.argv[1], database=settings.neo4j_database, batch_size=10)
-"""
+KILLED_SYNC = killed_after_first_batch("s2", "sync_s2", batch_size=10)
 
 
 def test_a_killed_sync_converges_when_run_again(
