@@ -22,9 +22,11 @@ import typer
 from rich.console import Console
 
 from weft.graph import local_server
+from weft.graph.driver import open_driver
 from weft.graph.errors import InvalidInput, Unavailable, WeftError
 from weft.graph.settings import Settings, load_settings
-from weft.server.cli.support import fail
+from weft.graph.writer_lock import writer_lock
+from weft.server.cli.support import WaitOpt, fail, parse_wait
 
 console = Console(stderr=True)
 Echo = Callable[[str], object]
@@ -77,11 +79,15 @@ def dump_file_of(path: Path, database: str) -> Path:
     return candidate
 
 
-def dump(settings: Settings, out_dir: Path, *, restart: bool = True, echo: Echo = print) -> Path:
+def dump(
+    settings: Settings, out_dir: Path, *, restart: bool = True, wait: float | None = None, echo: Echo = print
+) -> Path:
     """Dump NEO4J_URI's local database into out_dir/<database>.dump.
 
     Neo4j Community cannot take a database offline while its server runs, so a running server (one weft
     started) is stopped for the dump and, with `restart`, started again afterwards, also after a failure.
+    It is never stopped under a running writer: the writer lock is taken first (WriterBusy names the holder;
+    `wait` seconds, None: not at all) and given back just before the stop, so the dump holds no lock node.
     """
     if not local_server.is_local(settings):
         raise InvalidInput(
@@ -100,6 +106,11 @@ def dump(settings: Settings, out_dir: Path, *, restart: bool = True, echo: Echo 
         raise InvalidInput(f"no local store to dump for {settings.neo4j_uri} ({store} does not exist)", "NEO4J_URI")
     local_server.fetch_jars(instance)
     if running:
+        with open_driver(settings) as driver:
+            with writer_lock(
+                driver, settings.neo4j_database, "replicas dump", wait=wait, lease_s=settings.writer_lease_s
+            ):
+                pass  # no writer runs now; one that starts in the moment before the stop is stopped like a killed run
         echo(f"stopping the server at {settings.neo4j_uri} for the dump (Community dumps only offline databases)")
         echo(local_server.stop(settings))
     began = time.monotonic()
@@ -242,11 +253,12 @@ def describe(base: Settings) -> list[str]:
 def dump_command(
     out_dir: Annotated[Path, typer.Argument(help="Folder for <database>.dump (created; an older dump is replaced).")],
     restart: Annotated[bool, typer.Option(help="Start the server again after the dump when it was running.")] = True,
+    wait: WaitOpt = None,
 ) -> None:
     """Dump NEO4J_URI's local database with neo4j-admin (stopping its server meanwhile: Community dumps
     only offline databases)."""
     try:
-        written = dump(load_settings(), out_dir, restart=restart, echo=say)
+        written = dump(load_settings(), out_dir, restart=restart, wait=parse_wait(wait), echo=say)
     except WeftError as exc:
         raise fail(exc) from exc
     typer.echo(str(written))

@@ -30,6 +30,7 @@ from tests.conftest import free_ports
 from weft.graph import local_server
 from weft.graph.driver import open_driver
 from weft.graph.settings import PROJECT_ROOT, Settings, load_settings
+from weft.graph.writer_lock import writer_lock
 from weft.loaders.run import load_paths
 from weft.server.app import create_app
 from weft.server.cli import app as cli
@@ -110,7 +111,7 @@ def primary() -> Settings:
 @pytest.fixture(scope="module")
 def deployed(primary: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The primary loaded and asked, dumped (`weft replicas dump`), two replicas started from the dump
-    (`weft replicas start`); yields the primary's answers, the dump and the replicas' settings."""
+    (`weft replicas start`), after a dump refused under a running writer; yields the primary's answers, the dump and the replicas' settings."""
     for port in PORTS:
         assert not local_server.port_in_use("127.0.0.1", port), f"port {port} is taken; set WEFT_REPLICA_TEST_PORTS"
     runner = CliRunner()
@@ -122,6 +123,12 @@ def deployed(primary: Settings, tmp_path_factory: pytest.TempPathFactory) -> Ite
         with open_driver(primary) as driver:
             load_paths(driver, [SLICE], source="openalex", database=primary.neo4j_database)
         expected = answers(primary)
+
+        with open_driver(primary) as driver, writer_lock(driver, primary.neo4j_database, "load openalex (test)"):
+            refused = runner.invoke(cli, ["replicas", "dump", str(dump_dir)], env=_env(primary))
+        assert refused.exit_code == 1, refused.output
+        assert "WRITER_BUSY" in refused.output and "`weft load openalex (test)`" in refused.output
+        assert local_server.bolt_answers(primary) and not dump_dir.exists()  # not stopped under a writer
 
         dumped = runner.invoke(cli, ["replicas", "dump", str(dump_dir), "--no-restart"], env=_env(primary))
         assert dumped.exit_code == 0, dumped.output
