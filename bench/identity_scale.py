@@ -73,14 +73,27 @@ def build(n: int) -> None:
                 _same_names(session, chunk, settings.same_name_max_bucket, None)
 
 
+def server_cpu_seconds() -> float | None:
+    """CPU seconds the local Neo4j has used so far (its pid from WEFT_BENCH_SERVER_PID), or None: a load-proof
+    companion to wall time on a shared machine."""
+    pid = os.environ.get("WEFT_BENCH_SERVER_PID")
+    if not pid:
+        return None
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def link(n: int) -> None:
     settings = load_settings()
     with open_driver(settings) as driver, writer_lock(driver, settings.neo4j_database, "bench identity scale"):
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        cpu_before = time.process_time(), server_cpu_seconds()
         started = time.perf_counter()
         ids = all_researcher_ids(driver, settings.neo4j_database)
         linked = relink(driver, settings.neo4j_database, ids)
         seconds = time.perf_counter() - started
+        cpu_after = time.process_time(), server_cpu_seconds()
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         records, _, _ = driver.execute_query(
             "MATCH ()-[s:SAME_NAME_AS]->() RETURN count(s) AS n", database_=settings.neo4j_database
@@ -89,6 +102,8 @@ def link(n: int) -> None:
         f"| {n:,} | {records[0]['n']:,} | {linked:,} | {seconds:.1f} | {seconds / n * 1e6:.0f} | "
         f"{before / 1024:.0f} | {peak / 1024:.0f} | {os.getloadavg()[0]:.1f} |"
     )
+    server = "" if cpu_before[1] is None or cpu_after[1] is None else f", server {cpu_after[1] - cpu_before[1]:.1f}"
+    print(f"CPU seconds while linking: this process {cpu_after[0] - cpu_before[0]:.1f}{server}")
 
 
 def main() -> None:
