@@ -110,8 +110,9 @@ def primary() -> Settings:
 
 @pytest.fixture(scope="module")
 def deployed(primary: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """The primary loaded and asked, dumped (`weft replicas dump`), two replicas started from the dump
-    (`weft replicas start`), after a dump refused under a running writer; yields the primary's answers, the dump and the replicas' settings."""
+    """The primary loaded and asked, a dump refused under a running writer, then dumped (`weft replicas dump`),
+    two replicas started from the dump (`weft replicas start`); yields the primary's answers, the dump and the
+    replicas' settings."""
     for port in PORTS:
         assert not local_server.port_in_use("127.0.0.1", port), f"port {port} is taken; set WEFT_REPLICA_TEST_PORTS"
     runner = CliRunner()
