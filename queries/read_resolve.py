@@ -28,8 +28,7 @@ def _aliases(label: LiteralString) -> LiteralString:
     return lean(_ALIASES.replace("LABEL", label))
 
 
-RESOLVE_PAPERS: LiteralString = (
-    """
+RESOLVE_PAPERS: LiteralString = """
 CALL () {
   UNWIND $keys.id AS k MATCH (n:Paper {id: k.value}) RETURN k, n
   UNION ALL UNWIND $keys.doi AS k MATCH (n:Paper {doi: k.value}) RETURN k, n
@@ -39,30 +38,22 @@ CALL () {
   UNION ALL UNWIND $keys.corpus_id AS k MATCH (n:Paper) WHERE n.corpus_id IN [k.value, toString(k.value)] RETURN k, n
   UNION ALL UNWIND $keys.mag_id AS k MATCH (n:Paper) WHERE n.mag_id IN [k.value, toString(k.value)] RETURN k, n
   UNION ALL UNWIND $keys.pmid AS k MATCH (n:Paper) WHERE n.pmid IN [k.value, toString(k.value)] RETURN k, n
-}"""
-    + _aliases("Paper")
-)
+}""" + _aliases("Paper")
 
-RESOLVE_RESEARCHERS: LiteralString = (
-    """
+RESOLVE_RESEARCHERS: LiteralString = """
 CALL () {
   UNWIND $keys.id AS k MATCH (n:Researcher {id: k.value}) RETURN k, n
   UNION ALL UNWIND $keys.openalex_id AS k MATCH (n:Researcher {openalex_id: k.value}) RETURN k, n
   UNION ALL UNWIND $keys.orcid AS k MATCH (n:Researcher {orcid: k.value}) RETURN k, n
   UNION ALL UNWIND $keys.s2_id AS k MATCH (n:Researcher) WHERE n.s2_id IN [k.value, toInteger(k.value)] RETURN k, n
-}"""
-    + _aliases("Researcher")
-)
+}""" + _aliases("Researcher")
 
-RESOLVE_INSTITUTIONS: LiteralString = (
-    """
+RESOLVE_INSTITUTIONS: LiteralString = """
 CALL () {
   UNWIND $keys.id AS k MATCH (n:Institution {id: k.value}) RETURN k, n
   UNION ALL UNWIND $keys.ror AS k MATCH (n:Institution {ror: k.value}) RETURN k, n
   UNION ALL UNWIND $keys.openalex_id AS k MATCH (n:Institution {openalex_id: k.value}) RETURN k, n
-}"""
-    + _aliases("Institution")
-)
+}""" + _aliases("Institution")
 
 # The key properties each statement reads from $keys (every list is passed, empty when unused).
 RESOLVE_KEYS: dict[str, tuple[str, ...]] = {

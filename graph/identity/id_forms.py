@@ -4,6 +4,7 @@ names and the keys to look that node up by (pure; the id parsers of graph/identi
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -22,7 +23,9 @@ _INTERNAL = re.compile(r"^([pri])[a-z2-7]{11}(?:-[\w\-]*)?$")
 _SITE_URL = re.compile(r"^https?://[^/\s]+/(papers|researchers|institutions)/([^?#\s]+?)/?(?:[?#].*)?$")
 _SECTION_LABEL = {"papers": "Paper", "researchers": "Researcher", "institutions": "Institution"}
 _S2_PAPER = re.compile(r"^(?:s2:)?[0-9a-f]{40}$", re.IGNORECASE)
-_S2_PAPER_URL = re.compile(r"^https?://(?:www\.)?semanticscholar\.org/paper/(?:[^/]+/)?([0-9a-f]{40})/?$", re.IGNORECASE)
+_S2_PAPER_URL = re.compile(
+    r"^https?://(?:www\.)?semanticscholar\.org/paper/(?:[^/]+/)?([0-9a-f]{40})/?$", re.IGNORECASE
+)
 _CORPUS = re.compile(r"^(?:corpusid|corpus|s2corpus)[:_ ]?\d+$", re.IGNORECASE)
 _MAG = re.compile(r"^mag:\d+$", re.IGNORECASE)
 _PMID = re.compile(r"^(?:pmid:|https?://pubmed\.ncbi\.nlm\.nih\.gov/)\d+/?$", re.IGNORECASE)
@@ -60,23 +63,26 @@ def id_form(raw: str) -> IdForm | None:
     openalex = normalize_openalex(text)
     if openalex and openalex[0] in "WAI":
         return _form("OPENALEX", {"W": "Paper", "A": "Researcher", "I": "Institution"}[openalex[0]], text)
-    if normalize_arxiv(text):
-        return _form("ARXIV", "Paper", text)
-    if normalize_doi(text):
-        return _form("DOI", "Paper", text)
     if m := _S2_PAPER_URL.match(text):
         return _form("S2_PAPER", "Paper", m.group(1))
-    paper_forms = (("S2_PAPER", _S2_PAPER), ("CORPUS_ID", _CORPUS), ("MAG", _MAG), ("PMID", _PMID))
-    for kind, pattern in paper_forms:
-        if pattern.match(text):
-            return _form(kind, "Paper", text)
-    if normalize_orcid(text):
-        return _form("ORCID", "Researcher", text)
-    if normalize_ror(text):
-        return _form("ROR", "Institution", text)
-    if _S2_AUTHOR.match(text):
-        return _form("S2_AUTHOR", "Researcher", text)
+    for kind, label, recognises in _RULES:
+        if recognises(text):
+            return _form(kind, label, text)
     return None
+
+
+# The other forms, tried in this order (an arXiv DOI is an arXiv id): (kind, label, recogniser).
+_RULES: tuple[tuple[str, str, Callable[[str], object]], ...] = (
+    ("ARXIV", "Paper", normalize_arxiv),
+    ("DOI", "Paper", normalize_doi),
+    ("S2_PAPER", "Paper", _S2_PAPER.match),
+    ("CORPUS_ID", "Paper", _CORPUS.match),
+    ("MAG", "Paper", _MAG.match),
+    ("PMID", "Paper", _PMID.match),
+    ("ORCID", "Researcher", normalize_orcid),
+    ("ROR", "Institution", normalize_ror),
+    ("S2_AUTHOR", "Researcher", _S2_AUTHOR.match),
+)
 
 
 def _form(kind: str, label: str, text: str) -> IdForm | None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from weft.graph.identity.lookup import paper_path as paper_path  # one rule for the site and Paper.canonicalUrl
 from weft.graph.identity.lookup import paper_lookup_id as paper_lookup_id  # also what `resolve` reads URLs by
+from weft.graph.identity.lookup import paper_path as paper_path  # one rule for the site and Paper.canonicalUrl
 from weft.graph.identity.lookup import with_words
+
 
 def researcher_path(node: dict[str, Any]) -> str:
     """`/researchers/<internal id>-<name words>`."""
