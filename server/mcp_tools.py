@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncGenerator, Awaitable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
@@ -47,7 +47,7 @@ MAX_ABSTRACT_CHARS = 4000
 MAX_NETWORK_NODES = 300
 MAX_CYPHER_ROWS = 500
 CYPHER_TIMEOUT_S = 10.0
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
 @dataclass
@@ -147,7 +147,7 @@ def _driver_lifespan(access: GraphAccess):  # noqa: ANN202 - the SDK's lifespan 
     """Opens a driver for `weft mcp` (stdio); in the app the app's lifespan sets `access.driver` first."""
 
     @contextlib.asynccontextmanager
-    async def lifespan(_: MCPServer[Any]) -> AsyncIterator[None]:
+    async def lifespan(_: MCPServer[Any]) -> AsyncGenerator[None]:
         if access.driver is not None:
             yield
             return
@@ -271,7 +271,8 @@ def _add_tools(server: MCPServer[Any], g: GraphAccess) -> None:  # noqa: C901 - 
         paths = [
             {
                 "researchers": [g.researcher(n) for n in p["nodes"]],
-                "hops": [{"papers": [g.paper(x) for x in (h.get("papers") or [])[:5]]} for h in p["hops"]],
+                # the hop's papers as the path's read has them (id, title, year): get_paper gives the rest
+                "hops": [{"weight": h.get("weight"), "papers": _papers_of(h)[:5]} for h in p["hops"]],
             }
             for p in result.paths
         ]
@@ -342,6 +343,12 @@ def _add_tools(server: MCPServer[Any], g: GraphAccess) -> None:  # noqa: C901 - 
     # facets: issue 49 builds the counts (graph/reads, another helper); its tool goes here, calling that read.
     del search_graph, get_paper, get_researcher, get_institution, most_cited, researcher_network_tool
     del collaboration_path, resolve_ids, match_references, cypher_read
+
+
+def _papers_of(hop: dict[str, Any]) -> list[Row]:
+    """The papers behind one hop of a collaboration path."""
+    found: list[Row] = hop.get("papers") or []
+    return found
 
 
 def _add_resources(server: MCPServer[Any], g: GraphAccess) -> None:
