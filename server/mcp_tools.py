@@ -171,6 +171,7 @@ def _add_tools(server: MCPServer[Any], g: GraphAccess) -> None:  # noqa: C901 - 
         types: Annotated[
             list[str] | None, Field(description="PAPER, RESEARCHER, INSTITUTION; all when omitted.")
         ] = None,
+        category: Annotated[str | None, Field(description="Only papers of this category (id, key or name).")] = None,
         year_from: int | None = None,
         year_to: int | None = None,
         first: Annotated[int, Field(ge=1, le=MAX_SEARCH_HITS, description="How many hits, 1..50.")] = 10,
@@ -181,7 +182,13 @@ def _add_tools(server: MCPServer[Any], g: GraphAccess) -> None:  # noqa: C901 - 
         kinds = types or ["PAPER", "RESEARCHER", "INSTITUTION"]
         if any(k not in ("PAPER", "RESEARCHER", "INSTITUTION") for k in kinds):
             raise ToolError("BAD_USER_INPUT: types must be PAPER, RESEARCHER or INSTITUTION")
-        filters = PaperFilters(year_from, year_to, None)
+        categories = None
+        if category is not None:
+            found = await g.run(papers.category_lookups(g.reader(), [category.strip()]))
+            categories = sorted(found.get(category.strip()) or [])
+            if not categories:
+                raise ToolError(f"BAD_USER_INPUT: no category has the id, key or name {category!r}")
+        filters = PaperFilters(year_from, year_to, categories)
         page = await g.run(search.search_page(g.reader(), query, kinds, 0, first, mode=mode, filters=filters))
         label = {"PAPER": "Paper", "RESEARCHER": "Researcher", "INSTITUTION": "Institution"}
         hits = [{"kind": h["kind"], "score": h["score"], **g.entity(label[h["kind"]], h["node"])} for h in page.rows]

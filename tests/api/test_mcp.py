@@ -92,6 +92,9 @@ def facts(client: GraphQLClient) -> dict[str, Any]:
         """researcher(id: "A5032473237") { id name canonicalUrl paperCount citationCount hIndex
           coauthors(first: 1) { edges { node { researcher { id } } } } }""",
         'institution(id: "006jb1a24") { id name ror canonicalUrl }',
+        """inField: search(query: "immersive analytics", mode: KEYWORD, category: "field:17", first: 5) {
+          totalCount edges { node { node { ... on Paper { id } } } }
+        }""",
     ):
         data.update(client.data("{ " + part + " }"))
     rid = data["researcher"]["id"]
@@ -129,6 +132,7 @@ def _tool_calls(facts: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         ("cypher_read", {"query": "MATCH (p:Paper) RETURN count(p) AS papers"}),
         ("get_paper", {"id": "10.9999/none"}),
         ("most_cited", {"first": 1000}),
+        ("search", {"query": "immersive analytics", "mode": "KEYWORD", "category": "field:17", "first": 5}),
         ("match_references", {"texts": [TURING, "Nobody, N. (2031). No such work at all in any graph. Nowhere."]}),
     ]
 
@@ -192,7 +196,11 @@ def _check_answers(results: list[Any], facts: dict[str, Any], settings: Settings
     assert results[9].is_error and "NOT_FOUND" in results[9].content[0].text
     assert results[10].is_error  # past the bound of 100: refused, not cut silently
 
-    matched = _structured(results[11])["results"]
+    in_field = _structured(results[11])
+    assert in_field["total"] == facts["inField"]["totalCount"] > 0
+    assert [h["id"] for h in in_field["hits"]] == [e["node"]["node"]["id"] for e in facts["inField"]["edges"]]
+
+    matched = _structured(results[12])["results"]
     assert [(m["paper"] or {}).get("id") for m in matched] == [
         (m["paper"] or {}).get("id") for m in facts["matchReferences"]
     ]
