@@ -87,7 +87,7 @@ def normalized(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", folded))
 
 
-def title_similarity(title: str, text: str) -> float:
+def title_similarity(title: str, text: str, prefix: bool = True) -> float:
     """How well `title` appears within `text` (0..1): the best partial alignment of the whole title, or of its
     first 60% (at most 0.95) when the reference cut the title short.
 
@@ -103,7 +103,7 @@ def title_similarity(title: str, text: str) -> float:
     words = t.split()
     head = " ".join(words[: max(3, round(len(words) * 0.6))])
     part = 0.0
-    if len(head) >= 15 and len(words) > 3:
+    if prefix and len(head) >= 15 and len(words) > 3:
         part = 0.95 * fuzz.partial_ratio(head, s) / 100
     return round(max(whole, part), 4)
 
@@ -135,7 +135,12 @@ def score(
             else (-0.1 if years and year is not None and min(abs(year - y) for y in years) > 1 else -0.03)
         )
         confidence += 0.05 if author_matches else (-0.1 if first else 0.0)
-        if len(normalized(node.get("title") or "").split()) < 4 and not (year_matches and author_matches):
+        both = year_matches and author_matches
+        if len(normalized(node.get("title") or "").split()) < 4 and not both:
+            confidence -= 0.15
+        if not both and sim > title_similarity(node.get("title") or "", text, prefix=False):
+            # only the title's first 60% is in the text: as likely another title that begins alike (a reference
+            # an LLM made up from two) unless the year and the first author agree too
             confidence -= 0.15
     evidence = Evidence(doi, arxiv, id_matched, sim, year, year_matches, first, author_matches)
     return round(min(1.0, max(0.0, confidence)), 4), evidence
