@@ -10,6 +10,7 @@ from weft.schema.roots.changes import ChangeQuery
 from weft.schema.roots.institutions import InstitutionQuery
 from weft.schema.roots.networks import NetworkQuery
 from weft.schema.roots.papers import PaperQuery
+from weft.schema.roots.programs import ProgramQuery
 from weft.schema.roots.researchers import ResearcherQuery
 from weft.schema.roots.search import SearchQuery
 from weft.schema.roots.service import ServiceQuery
@@ -21,7 +22,9 @@ from weft.schema.support.limits import PreparedDocuments
 @strawberry.type(
     description="Papers, researchers, institutions, rankings, search, collaboration networks and the change log."
 )
-class Query(ServiceQuery, PaperQuery, ResearcherQuery, InstitutionQuery, SearchQuery, NetworkQuery, ChangeQuery):
+class Query(
+    ServiceQuery, PaperQuery, ResearcherQuery, InstitutionQuery, SearchQuery, NetworkQuery, ChangeQuery, ProgramQuery
+):
     """Each area's root fields, merged."""
 
 

@@ -40,7 +40,7 @@ from weft.graph.network_cache import NETWORK_CACHE
 from weft.graph.settings import Settings, load_settings
 from weft.schema.context import Context
 from weft.schema.root import build_schema
-from weft.server import health, network_routes, protections
+from weft.server import health, mcp_tools, network_routes, protections
 from weft.server.availability import Availability, Drain
 from weft.server.graphql_request import Params, decode_json, preferred_media_type, prefers_html, request_params
 from weft.server.response_cache import ParsedDocument, ResponseCache
@@ -237,8 +237,13 @@ def create_app(settings: Settings | None = None, *, warm: bool = False) -> Starl
         NETWORK_CACHE.resize(settings.network_cache_mb << 20)
         app.state.driver = open_async_driver(settings)
         app.state.availability = Availability(app.state.driver, settings, view.schema, warm=warm)
+        mcp_access.driver = app.state.driver
         try:
-            async with graphql_app.version_watch(app.state.driver), app.state.availability.watching():
+            async with (
+                graphql_app.version_watch(app.state.driver),
+                app.state.availability.watching(),
+                mcp_server.session_manager.run(),
+            ):
                 yield
         finally:
             await app.state.driver.close()
@@ -248,8 +253,11 @@ def create_app(settings: Settings | None = None, *, warm: bool = False) -> Starl
     schema.extensions = (*schema.extensions, ParsedDocument)
     view = WeftGraphQL(schema, graphql_ide="graphiql", allow_queries_via_get=True)
     graphql_app = ResponseCache(view, settings)
+    mcp_access = mcp_tools.GraphAccess(settings)
+    mcp_server = mcp_tools.build_mcp(mcp_access)
     routes: list[BaseRoute] = [
         Route("/graphql", graphql_app, methods=["GET", "POST"]),
+        Route("/mcp", mcp_tools.http_app(mcp_server), methods=["GET", "POST", "DELETE"]),
         *health.routes,
         *network_routes.routes,
         *site.routes,

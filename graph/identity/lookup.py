@@ -40,6 +40,9 @@ _MAG = re.compile(r"^mag:(\d+)$", re.IGNORECASE)
 _PMID = re.compile(r"^(?:pmid:|https?://pubmed\.ncbi\.nlm\.nih\.gov/)(\d+)/?$", re.IGNORECASE)
 _S2_AUTHOR = re.compile(r"^(?:s2:|https?://www\.semanticscholar\.org/author/(?:[^/]+/)?)?(\d{1,12})$", re.IGNORECASE)
 _MAX_ID_LENGTH = 300
+_PATH_ARXIV_NEW = re.compile(r"^(\d{4}\.\d{4,5})(v\d+)?(?:-[\w\-]*)?$", re.IGNORECASE)
+_PATH_ARXIV_OLD = re.compile(r"^([a-z\-]+(?:\.[a-z\-]+)?/\d{7})(v\d+)?(?:-[\w\-]*)?$", re.IGNORECASE)
+_PATH_OPENALEX_WORK = re.compile(r"^(W\d+)(?:-[\w\-]*)?$", re.IGNORECASE)
 
 
 def slugify(text: str | None, max_words: int = 8) -> str:
@@ -69,6 +72,21 @@ def page_key(props: dict[str, Any]) -> str:
 def paper_path(props: dict[str, Any]) -> str:
     """A paper's canonical page path, `/papers/<page key>-<title words>` (the site's and `canonicalUrl`)."""
     return "/papers/" + quote(with_words(page_key(props), props.get("title")), safe="/")
+
+
+def paper_lookup_id(rest: str) -> str:
+    """The id to look a paper up by from the path after `/papers/`: an arXiv or OpenAlex key with its
+    title words cut off, else the whole text (internal id or slug, DOI, S2 id, …).
+
+    >>> paper_lookup_id("hep-th/9901001v2-some-title")
+    'hep-th/9901001'
+    >>> paper_lookup_id("2110.15032-attention")
+    '2110.15032'
+    """
+    for pattern in (_PATH_ARXIV_NEW, _PATH_ARXIV_OLD, _PATH_OPENALEX_WORK):
+        if m := pattern.match(rest):
+            return m.group(1)
+    return rest
 
 
 def fold_name(text: str | None) -> str:

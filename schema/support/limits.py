@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from graphql import (
     ArgumentNode,
@@ -35,6 +35,7 @@ from graphql import (
     InlineFragmentNode,
     IntValueNode,
     ListValueNode,
+    NameNode,
     Node,
     ObjectValueNode,
     OperationDefinitionNode,
@@ -66,6 +67,34 @@ PREPARED_TOKENS = 50_000
 MAX_ARGUMENT_CHARS = 512
 MAX_ARGUMENT_WORDS = 32
 MAX_ARGUMENT_ITEMS = 100
+
+
+class Caps(NamedTuple):
+    """How large one argument's value may be: characters and words per string, items per list."""
+
+    chars: int = MAX_ARGUMENT_CHARS
+    words: int = MAX_ARGUMENT_WORDS
+    items: int = MAX_ARGUMENT_ITEMS
+
+
+# Arguments of fields made for programs, allowed more than the caps above: `resolve` takes a bibliography's or
+# a CRIS export's ids (graph/reads/resolve.py, MAX_IDS), `matchReferences` whole references (graph/reads/references.py).
+ARGUMENT_CAPS: dict[tuple[str, str], Caps] = {
+    ("resolve", "ids"): Caps(items=500),
+    ("matchReferences", "texts"): Caps(chars=2000, words=400, items=25),
+}
+
+
+class CheckedArgument(NamedTuple):
+    """An argument node whose value could be too large, and the caps of its field's argument."""
+
+    node: ArgumentNode
+    caps: Caps
+
+    @property
+    def name(self) -> NameNode:
+        """The argument's name."""
+        return self.node.name
 
 
 def _unwrap(type_: Any) -> tuple[Any, bool]:
@@ -193,7 +222,7 @@ class PreparedDocuments:
     def __init__(self, max_tokens: int = PREPARED_TOKENS) -> None:
         self.max_tokens = max_tokens
         self.tokens = 0
-        self.documents: OrderedDict[str, tuple[DocumentNode, tuple[ArgumentNode, ...]]] = OrderedDict()
+        self.documents: OrderedDict[str, tuple[DocumentNode, tuple[CheckedArgument, ...]]] = OrderedDict()
 
     def get(self, text: str) -> DocumentNode | None:
         entry = self.documents.get(text)
@@ -202,7 +231,7 @@ class PreparedDocuments:
         self.documents.move_to_end(text)
         return entry[0]
 
-    def arguments(self, text: str | None, document: DocumentNode) -> tuple[ArgumentNode, ...]:
+    def arguments(self, text: str | None, document: DocumentNode) -> tuple[CheckedArgument, ...]:
         """The checked argument nodes of a document: kept with a prepared text, else found now."""
         entry = self.documents.get(text) if text is not None else None
         if entry is not None and entry[0] is document:
@@ -271,21 +300,25 @@ class Limits(SchemaExtension):
         yield
 
 
-def checked_arguments(document: DocumentNode) -> tuple[ArgumentNode, ...]:
+def checked_arguments(document: DocumentNode) -> tuple[CheckedArgument, ...]:
     """The argument nodes whose value could be too large: strings, lists, input objects and variables
-    (numbers, booleans and enums never are)."""
-    return tuple(node for node in _argument_nodes(document) if isinstance(node.value, _SIZED_VALUES))
+    (numbers, booleans and enums never are), each with its caps."""
+    return tuple(
+        CheckedArgument(node, ARGUMENT_CAPS.get((field, node.name.value), _DEFAULT_CAPS))
+        for field, node in _argument_nodes(document, "")
+        if isinstance(node.value, _SIZED_VALUES)
+    )
 
 
 def argument_errors(
-    arguments: DocumentNode | tuple[ArgumentNode, ...], variables: dict[str, Any]
+    arguments: DocumentNode | tuple[CheckedArgument, ...], variables: dict[str, Any]
 ) -> list[GraphQLError]:
     """BAD_USER_INPUT errors for argument values past the caps (MAX_ARGUMENT_CHARS, _WORDS, _ITEMS), literal
     or given as variables; the first one found per argument. Takes a document or its `checked_arguments`."""
     nodes = checked_arguments(arguments) if isinstance(arguments, DocumentNode) else arguments
     errors: list[GraphQLError] = []
-    for node in nodes:
-        problem = _oversized(_value_of(node.value, variables))
+    for node, caps in nodes:
+        problem = _oversized(_value_of(node.value, variables), caps)
         if problem:
             errors.append(
                 GraphQLError(
@@ -300,11 +333,14 @@ def argument_errors(
 _SIZED_VALUES = (StringValueNode, ListValueNode, ObjectValueNode, VariableNode)
 
 
-def _argument_nodes(node: Any) -> Iterator[ArgumentNode]:
-    """Every argument node of every field and directive of a document (fragments included)."""
+def _argument_nodes(node: Any, field: str) -> Iterator[tuple[str, ArgumentNode]]:
+    """Every argument node of every field and directive of a document (fragments included), with the name of
+    the field it belongs to."""
     if isinstance(node, ArgumentNode):
-        yield node
+        yield field, node
         return
+    if isinstance(node, FieldNode):
+        field = node.name.value
     for key in getattr(node, "keys", ()):
         if key in ("loc", "value"):
             continue
@@ -313,9 +349,9 @@ def _argument_nodes(node: Any) -> Iterator[ArgumentNode]:
             items: list[Any] = list(cast(Any, child))
             for item in items:
                 if isinstance(item, Node):
-                    yield from _argument_nodes(item)
+                    yield from _argument_nodes(item, field)
         elif isinstance(child, Node):
-            yield from _argument_nodes(child)
+            yield from _argument_nodes(child, field)
 
 
 def _value_of(value: ValueNode, variables: dict[str, Any]) -> Any:
@@ -331,19 +367,22 @@ def _value_of(value: ValueNode, variables: dict[str, Any]) -> Any:
     return None
 
 
-def _oversized(value: Any) -> str | None:
+_DEFAULT_CAPS = Caps()
+
+
+def _oversized(value: Any, caps: Caps = _DEFAULT_CAPS) -> str | None:
     """What makes a value too large, or None. Walked with a stack, not recursion: a variable nested a
     thousand levels deep (the request's JSON allows 1,024) is measured like any other."""
     pending = [value]
     while pending:
         value = pending.pop()
         if isinstance(value, str):
-            if len(value) > MAX_ARGUMENT_CHARS or len(value.split()) > MAX_ARGUMENT_WORDS:
-                return f"at most {MAX_ARGUMENT_CHARS} characters and {MAX_ARGUMENT_WORDS} words"
+            if len(value) > caps.chars or len(value.split()) > caps.words:
+                return f"at most {caps.chars} characters and {caps.words} words"
         elif isinstance(value, list):
             values: list[Any] = cast(Any, value)
-            if len(values) > MAX_ARGUMENT_ITEMS:
-                return f"at most {MAX_ARGUMENT_ITEMS} items"
+            if len(values) > caps.items:
+                return f"at most {caps.items} items"
             pending.extend(reversed(values))
         elif isinstance(value, dict):
             fields: dict[str, Any] = cast(Any, value)

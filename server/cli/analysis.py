@@ -20,6 +20,7 @@ from rich.table import Table
 
 from weft.graph.driver import check_connectivity, open_driver, translated_errors
 from weft.graph.errors import InvalidInput, Unavailable, WeftError
+from weft.graph.read_only_cypher import operators, refusal
 from weft.graph.settings import load_settings
 from weft.server.cli.support import WaitOpt, fail, writing
 
@@ -75,57 +76,6 @@ def to_plain(value: Any) -> Any:
     return value
 
 
-# What `weft cypher` runs (issue 11; Community Neo4j has no roles to lean on, so the plan is checked first):
-# a query the planner classifies as read-only (`r`: no writes, no schema or DBMS commands), on the
-# configured database, calling no procedure but these, and with no operator of these kinds (LOAD CSV can
-# fetch URLs; SHOW/TERMINATE see or end other sessions' work; administration commands run on `system`).
-READ_ONLY_PROCEDURES = frozenset(
-    {
-        "db.labels",
-        "db.relationshipTypes",
-        "db.propertyKeys",
-        "db.schema.visualization",
-        "db.schema.nodeTypeProperties",
-        "db.schema.relTypeProperties",
-    }
-)
-REFUSED_OPERATORS = ("LoadCSV", "Show", "Terminate", "Administration")
-
-
-def refusal(query_type: str | None, operators: list[tuple[str, str]], database: str) -> str | None:
-    """Why the guard refuses a query with this planner classification and plan (operator, details), or None.
-
-    >>> refusal("r", [("ProduceResults@neo4j", "n"), ("AllNodesScan@neo4j", "n")], "neo4j") is None
-    True
-    >>> refusal("r", [("LoadCSV@neo4j", "row")], "neo4j")
-    'LOAD CSV is not allowed (it reads files and URLs)'
-    """
-    if query_type != "r":
-        return "only read queries are allowed (no writes, schema, index or DBMS commands)"
-    for operator, details in operators:
-        name, _, where = operator.partition("@")
-        if where and where != database:
-            return f"only the `{database}` database may be queried"
-        if name == "LoadCSV":
-            return "LOAD CSV is not allowed (it reads files and URLs)"
-        if name.startswith(REFUSED_OPERATORS):
-            return f"administration commands are not allowed ({name})"
-        procedure = details.split("(", 1)[0].strip()
-        if name == "ProcedureCall" and procedure not in READ_ONLY_PROCEDURES:
-            return f"procedure {procedure} is not allowed (only {', '.join(sorted(READ_ONLY_PROCEDURES))})"
-    return None
-
-
-def _operators(plan: Mapping[str, Any] | None) -> list[tuple[str, str]]:
-    """(operatorType, Details) of every operator of an EXPLAIN plan."""
-    if not plan:
-        return []
-    found = [(str(plan.get("operatorType", "")), str(plan.get("args", {}).get("Details", "")))]
-    for child in plan.get("children", []):
-        found += _operators(child)
-    return found
-
-
 def check_read_only(driver: Driver, text: str, params: Mapping[str, Any], database: str) -> None:
     """InvalidInput naming what is refused unless the guard allows the query (planned with EXPLAIN: nothing runs)."""
     with (
@@ -135,7 +85,7 @@ def check_read_only(driver: Driver, text: str, params: Mapping[str, Any], databa
         # the analyst's own query, planned and not run; a str from the command line, never a LiteralString
         summary = session.run("EXPLAIN " + text, dict(params)).consume()  # pyright: ignore[reportArgumentType]
     plan = cast(Mapping[str, Any] | None, summary.plan)  # pyright: ignore[reportUnknownMemberType] - the driver's bare dict
-    why = refusal(summary.query_type, _operators(plan), database)
+    why = refusal(summary.query_type, operators(plan), database)
     if why:
         raise InvalidInput(f"refused: `weft cypher` is read-only: {why}", argument="query")
 

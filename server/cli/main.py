@@ -177,3 +177,11 @@ def export_schema_command() -> None:
     from weft.schema.root import export_sdl
 
     typer.echo(export_sdl(), nl=False)
+
+
+@app.command("mcp")
+def mcp_command() -> None:
+    """Serve the read-only MCP tools over stdio, for MCP clients that start a command (the app serves them at /mcp)."""
+    from weft.server.mcp_tools import GraphAccess, build_mcp
+
+    build_mcp(GraphAccess(load_settings())).run("stdio")

@@ -133,6 +133,14 @@ def openapi_document(base: str) -> dict[str, Any]:
             {"application/json": {"schema": {"type": "object"}}},
             errors={"503": {"description": "Neo4j does not answer."}},
         ),
+        "/mcp": {
+            "post": {
+                "summary": "The read-only MCP server (Model Context Protocol, streamable HTTP, stateless JSON): "
+                "Weft's reads as tools for agents (README, 'MCP: tools for agents')",
+                "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}},
+                "responses": {"200": {"description": "A JSON-RPC answer.", "content": {"application/json": {}}}},
+            }
+        },
         "/graphql": _get(
             "GraphiQL in a browser; GraphQL over HTTP (GET for queries, POST) otherwise",
             {"text/html": {"schema": {"type": "string"}}, "application/json": {"schema": {"type": "object"}}},
