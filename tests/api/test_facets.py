@@ -4,6 +4,9 @@ filter combinations."""
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 from typing import Any
 
 import pytest
@@ -189,3 +192,74 @@ def test_counts_by_year_from_cites(client: GraphQLClient, openalex_graph: Driver
     assert found["citationSource"] == "CITES"
     assert {y["year"]: y["citations"] for y in found["years"] if y["citations"]} == expected
     assert expected  # the shared data has citations into computer science
+
+
+# --- the site ----------------------------------------------------------------------------------
+
+
+def _facet_counts(html: str, dimension: str) -> dict[str, int]:
+    """{link text: count} of a facet table on the search page."""
+    table = html[html.index(f'data-facet="{dimension}"') :]
+    table = table[: table.index("</table>")]
+    return {
+        name: int(n)
+        for name, n in re.findall(
+            r'<td><a href="[^"]*"(?: aria-current="true")?>([^<]*)</a></td><td data-count>(\d+)', table
+        )
+    }
+
+
+def test_search_page_facets_narrow_and_export(client: GraphQLClient) -> None:
+    http = client.http
+    page = http.get("/search", params={"q": "visualisation", "mode": "words"})
+    assert page.status_code == 200
+    api = client.data(
+        FACETS,
+        {
+            "by": ["COUNTRY", "YEAR"],
+            "filter": {"query": "visualisation", "mode": "KEYWORD"},
+            "first": 100,
+            "order": "COUNT",
+        },
+    )["facets"]
+    countries = {g["key"]: g["count"] for g in api["facets"][0]["groups"]}
+    assert _facet_counts(page.text, "country") == dict(list(countries.items())[:10])
+    years = {g["key"]: g["count"] for g in api["facets"][1]["groups"]}
+    assert _facet_counts(page.text, "year") == dict(sorted(years.items(), reverse=True)[:10])
+    assert re.search(r'<svg class="histogram"', page.text) and page.text.count("<rect") >= len(years)
+
+    # a facet link narrows the hits to that group's papers, at a canonical URL that reads back the same page
+    link = re.search(r'<a href="(/search\?[^"]*country=GB)"', page.text)
+    assert link is not None
+    narrowed = http.get(link.group(1).replace("&amp;", "&"))
+    assert narrowed.status_code == 200
+    assert int(re.search(r'data-metric="hitsTotal">(\d+)', narrowed.text).group(1)) == countries["GB"]  # type: ignore[union-attr]
+    canonical = re.search(r'<link rel="canonical" href="[^"]*(/search\?[^"]*)"', narrowed.text).group(1)  # type: ignore[union-attr]
+    assert canonical.replace("&amp;", "&") == "/search?q=visualisation&type=papers&mode=words&country=GB"
+    again = http.get("/search?country=gb&mode=words&q=visualisation")  # another spelling, the same canonical
+    assert canonical in again.text
+
+    csv_body = http.get("/search", params={"q": "visualisation", "mode": "words", "format": "csv"})
+    assert csv_body.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(csv_body.text)))
+    assert {r["key"]: int(r["count"]) for r in rows if r["dimension"] == "country" and r["key"]} == dict(
+        list(countries.items())[:10]
+    )
+    as_json = http.get("/search", params={"q": "visualisation", "mode": "words", "format": "json"}).json()
+    assert as_json["totalCount"] == api["totalCount"]
+    assert [f["dimension"] for f in as_json["facets"]] == ["year", "field", "institution", "country", "type"]
+
+
+def test_entity_pages_chart_per_year(client: GraphQLClient) -> None:
+    data = client.data(TRENDS, {"r": BUTCHER, "i": BANGOR})
+    for path, key in ((f"/researchers/{BUTCHER}", "researcher"), (f"/institutions/{BANGOR}", "institution")):
+        html = client.http.get(path).text
+        assert '<div class="columns">' in html and '<aside class="side"' in html
+        assert html.count('role="img"') == 2  # works and citations
+        years = data[key]["countsByYear"]["years"]
+        markdown = client.http.get(path, headers={"accept": "text/markdown"}).text
+        table = re.findall(r"^\| (\d{4}) \| (\d+) \| (\d+) \|$", markdown, re.MULTILINE)
+        assert [(int(y), int(w), int(c)) for y, w, c in table] == [
+            (y["year"], y["works"], y["citations"]) for y in years
+        ]
+        assert "<svg" not in markdown and "<rect" not in markdown
