@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -99,7 +101,7 @@ async def search(request: Request) -> Response:
         "narrowing": narrowing,
         "filter_titles": TITLES,
         "dimension_filter": {v: k for k, v in SHOWN.items()},
-        "search_url": lambda page_no=1, **change: search_url(text, kind, mode, narrowing, page_no, **change),
+        "search_url": partial(search_url, text, kind, mode, narrowing),
         "description": SEARCH_TEXT,
         "jsonld": jsonld.web_page("SearchResultsPage", "/search", "Search", SEARCH_TEXT),
     }
