@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from weft.graph.errors import InvalidInput
 from weft.graph.reads.page import Page
@@ -85,10 +85,12 @@ async def search(request: Request) -> Response:
         return export(found, fmt, {"q": text, "mode": mode, **narrowing.params()})
     if page_no > pages_of(hits.total, PER_PAGE):
         return not_found(request, "page")
-    canonical = search_url(text, kind, mode, narrowing, page_no) if text else "/search"
+    shareable = search_url(text, kind, mode, narrowing, page_no)
+    if text and narrowing.active and f"{request.url.path}?{request.url.query}" != shareable:
+        return RedirectResponse(shareable, status_code=301)  # one spelling per filtered search
     context = {
         "title": f"Search: {text}" if text else "Search",
-        "canonical": canonical,
+        "canonical": "/search",
         "q": text,
         "kind": kind,
         "mode": mode,

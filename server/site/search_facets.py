@@ -75,9 +75,11 @@ class Narrowing:
 
 
 def search_url(q: str, kind: str, mode: str, narrowing: Narrowing, page_no: int = 1, **change: str | None) -> str:
-    """The canonical URL of a search: its parameters in one order, defaults left out; `change` sets (or, with
-    None, drops) facet filters."""
+    """The canonical URL of a search: its parameters in one order, defaults left out, `type=papers` with any
+    facet filter; `change` sets (or, with None, drops) facet filters."""
     filters = {**narrowing.params(), **change}
+    if any(filters.values()):
+        kind = "papers"  # the facet filters narrow papers only
     params: list[tuple[str, str]] = [("q", q)]
     if kind:
         params.append(("type", kind))
