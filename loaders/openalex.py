@@ -101,6 +101,21 @@ def _int(value: JSON) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def citations_by_year(record: JSONObject) -> dict[str, list[int] | None]:
+    """A record's `counts_by_year` citations as two parallel lists, years ascending (none when it states none):
+    what `countsByYear` shows for a researcher or institution (graph/reads/facets.py)."""
+    stated: dict[int, int] = {}
+    for entry in map(_dict, _list(record.get("counts_by_year"))):
+        year, cited = _int(entry.get("year")), _int(entry.get("cited_by_count"))
+        if year is not None and cited is not None:
+            stated[year] = cited
+    years = sorted(stated)
+    return {
+        "citation_years_openalex": years or None,
+        "citations_by_year_openalex": [stated[y] for y in years] or None,
+    }
+
+
 def institution_name_key(name: str | None) -> str:
     """Case-, accent- and spacing-insensitive form of an institution name (exact-name lookup)."""
     return clean_whitespace(fold(name or ""))
@@ -175,6 +190,7 @@ def institution_rows(record: JSONObject) -> RecordRows:
         source_props={
             "works_count_openalex": _int(record.get("works_count")),
             "cited_by_count_openalex": _int(record.get("cited_by_count")),
+            **citations_by_year(record),
         },
         updated=updated,
         owns=("INSTITUTION_PART_OF",),
@@ -237,6 +253,7 @@ def author_rows(record: JSONObject) -> RecordRows:
             "cited_by_count_openalex": _int(record.get("cited_by_count")),
             "h_index_openalex": _int(stats.get("h_index")),
             "i10_index_openalex": _int(stats.get("i10_index")),
+            **citations_by_year(record),
         },
         updated=updated,
         owns=("LISTED_AFFILIATION",),

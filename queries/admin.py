@@ -38,6 +38,12 @@ CONSTRAINTS: tuple[LiteralString, ...] = (
 INDEXES: tuple[LiteralString, ...] = (
     "CREATE INDEX paper_year IF NOT EXISTS FOR (n:Paper) ON (n.year)",
     "CREATE INDEX paper_cited IF NOT EXISTS FOR (n:Paper) ON (n.cited_by_count)",
+    # Facet filters (queries/read_facets.py): the papers of one venue, type or language, the institutions of a
+    # country, found by a seek when that filter is the narrowest given.
+    "CREATE INDEX paper_venue IF NOT EXISTS FOR (n:Paper) ON (n.venue)",
+    "CREATE INDEX paper_type IF NOT EXISTS FOR (n:Paper) ON (n.type)",
+    "CREATE INDEX paper_language IF NOT EXISTS FOR (n:Paper) ON (n.language)",
+    "CREATE INDEX institution_country IF NOT EXISTS FOR (n:Institution) ON (n.country)",
     # The paper lists' orders, read in index order (graph/MODEL.md, "Sort keys"): most cited (ties newest
     # first) and by date. Composite, so `ORDER BY p.sort_cited DESC, p.sort_date DESC` needs no sort.
     "CREATE INDEX paper_sort_cited IF NOT EXISTS FOR (n:Paper) ON (n.sort_cited, n.sort_date)",

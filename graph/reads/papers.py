@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 from weft.graph.identity.lookup import parse_paper_id
 from weft.graph.reads.page import Page, Props, Row, keys_param, picked_page, props_param, unpicked, unpicked_in
 from weft.graph.reads.reader import GraphReader
+from weft.queries import read_facets
 from weft.queries import read_papers as q
 
 
@@ -57,6 +58,49 @@ class PaperFilter:
     year_from: int | None = None
     year_to: int | None = None
     min_citations: int | None = None
+    ids: list[str] | None = None
+    country: str | None = None
+    venue: str | None = None
+    type: str | None = None
+    language: str | None = None
+
+    @property
+    def beyond_page(self) -> bool:
+        """True when a filter PAPER_PAGE does not take is set (search hits, country, venue, type, language):
+        the list is then read by read_facets.FILTERED_PAPER_PAGE."""
+        return any(v is not None for v in (self.ids, self.country, self.venue, self.type, self.language))
+
+
+def filter_params(where: PaperFilter) -> dict[str, Any]:
+    """read_facets.FILTERED_PAPERS' parameters for `where`, its `$anchor` the narrowest filter given (what one
+    researcher wrote before an institution's papers, before a category's, ...; every paper when none is)."""
+    anchors = (
+        ("ids", where.ids),
+        ("researcher", where.researcher),
+        ("institutions", where.institutions),
+        ("categories", where.categories),
+        ("venue", where.venue),
+        ("country", where.country),
+        ("language", where.language),
+        ("type", where.type),
+    )
+    anchor = next((name for name, value in anchors if value is not None), None)
+    if anchor is None:
+        anchor = "years" if where.year_from is not None or where.year_to is not None else "all"
+    return {
+        "anchor": anchor,
+        "ids": where.ids,
+        "researcher": where.researcher,
+        "institutions": where.institutions,
+        "categories": where.categories,
+        "country": where.country,
+        "venue": where.venue,
+        "type": where.type,
+        "language": where.language,
+        "year_from": where.year_from,
+        "year_to": where.year_to,
+        "min_citations": where.min_citations,
+    }
 
 
 class PaperKey(NamedTuple):
@@ -137,7 +181,10 @@ async def paper_page(
         "limit": limit + 1,
     }
     narrowed = where.year_from is not None or where.year_to is not None or where.min_citations is not None
-    if where.researcher is not None or where.institutions is not None or where.categories is not None:
+    if where.beyond_page:
+        params.update(filter_params(where), after=None if after is None else after._asdict())
+        query = read_facets.FILTERED_PAPER_PAGE
+    elif where.researcher is not None or where.institutions is not None or where.categories is not None:
         params["after"] = None if after is None else after._asdict()
         query = q.PAPER_PAGE
         alone = where.researcher is None and where.institutions is None and not narrowed

@@ -6,19 +6,24 @@ from typing import Annotated
 
 import strawberry
 
-from weft.graph.reads import papers
+from weft.graph.errors import InvalidInput
+from weft.graph.reads import facets, papers
 from weft.graph.reads.page import Props
 from weft.graph.reads.papers import PaperParts
 from weft.schema.context import Info
 from weft.schema.support import prefetch
 from weft.schema.support.connection import After, Connection, First, PaperSortArg, paper_connection
 from weft.schema.support.enums import PaperSort
-from weft.schema.support.filters import paper_filter
-from weft.schema.support.paging import KeyWindow, key_window
+from weft.schema.support.filters import input_filter, paper_filter
+from weft.schema.support.paging import KeyWindow, check_range, key_window
 from weft.schema.support.parts import read_folded
 from weft.schema.support.prefetch import Selection
+from weft.schema.types.facet import FacetDimension, FacetOrder, Facets
 from weft.schema.types.paper import PAPER_PAGE, Paper, connection_props
 from weft.schema.types.paper_filter_input import PaperFilterInput
+
+MAX_GROUPS = 1000
+"""The most groups `facets` returns per dimension."""
 
 
 @strawberry.type
@@ -67,14 +72,31 @@ class PaperQuery:
         after: After = None,
     ) -> Connection[Paper]:
         page = key_window(first, after, sort.name, default=24)
-        f = filter or PaperFilterInput()
-        where = await paper_filter(
-            info, f.category, f.year_from, f.year_to, f.institution, f.researcher, f.min_citations, prefix="filter."
-        )
+        where = await input_filter(info, filter or PaperFilterInput())
         found = await papers.paper_page(
             info.context.reader, where, sort.name, _key(page), page.limit, _node_props(info)
         )
         return paper_connection(found, sort.name, page, Paper.from_record)
+
+    @strawberry.field(
+        description="Counts of the papers matching a filter (the `papers` filter), grouped by each dimension in "
+        "`by`, all in one read: like OpenAlex's `group_by`. Each group has its papers' count and citation sum; "
+        "`unknown` holds the papers without a value; `totalCount` the papers matching."
+    )
+    async def facets(
+        self,
+        info: Info,
+        by: Annotated[list[FacetDimension], strawberry.argument(description="The dimensions, 1 to 10.")],
+        filter: Annotated[PaperFilterInput | None, strawberry.argument(description="Which papers.")] = None,
+        order: Annotated[FacetOrder, strawberry.argument(description="How groups are ordered.")] = FacetOrder.COUNT,
+        first: Annotated[int, strawberry.argument(description="Groups per dimension, 1 to 1000.")] = 10,
+    ) -> Facets:
+        check_range("first", first, 1, MAX_GROUPS)
+        if not by:
+            raise InvalidInput("`by` names no dimension: give at least one", argument="by")
+        where = await input_filter(info, filter or PaperFilterInput())
+        found = await facets.facets(info.context.reader, where, [d.name.lower() for d in by], order.name, first)
+        return Facets.of(found)
 
 
 def _node_props(info: Info) -> Props:

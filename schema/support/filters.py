@@ -3,12 +3,16 @@ the paper filter they make up."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from weft.graph.errors import InvalidInput
 from weft.graph.reads.institutions import family, find_institution
 from weft.graph.reads.papers import PaperFilter
 from weft.graph.reads.researchers import find_researcher
+from weft.graph.reads.search import KEYWORD_HITS, search_page
 from weft.schema.context import Info
 from weft.schema.support.paging import check_range
+from weft.schema.types.paper_filter_input import PaperFilterInput
 
 
 async def category_ids(info: Info, raw: str | None, argument: str = "category") -> list[str] | None:
@@ -65,3 +69,29 @@ async def paper_filter(
         year_to=year_to,
         min_citations=min_citations,
     )
+
+
+async def input_filter(info: Info, f: PaperFilterInput, prefix: str = "filter.") -> PaperFilter:
+    """The graph's paper filter for a PaperFilterInput (`papers`, `facets`): its search `query` run first (the
+    best KEYWORD_HITS papers it finds in its mode), the rest as `paper_filter`."""
+    base = await paper_filter(
+        info, f.category, f.year_from, f.year_to, None, f.researcher, f.min_citations, prefix=prefix
+    )
+    ids = None
+    if f.query is not None:
+        hits = await search_page(info.context.reader, f.query, ["PAPER"], 0, KEYWORD_HITS, mode=f.mode.name)
+        ids = [h["node"]["id"] for h in hits.rows]
+    return replace(
+        base,
+        institutions=await institution_ids(info, f.institution, f.include_children, prefix + "institution"),
+        ids=ids,
+        country=_code(f.country),
+        venue=f.venue,
+        type=f.type,
+        language=f.language,
+    )
+
+
+def _code(raw: str | None) -> str | None:
+    """A country code as institutions hold it (upper case)."""
+    return raw.strip().upper() if raw is not None else None

@@ -154,6 +154,8 @@ class QueryCost:
         factor = 1
         if name == "edges" and parent.name.endswith("Connection"):
             factor = 1  # the connection's `first` already multiplied
+        elif parent.name in _FIRST_COUNTED:
+            factor = 1  # `facets(first:)` already multiplied its groups (and its few dimensions)
         elif "first" in field_def.args:
             factor = self._first(node, field_def.args["first"].default_value)
         elif is_list:
@@ -168,6 +170,11 @@ class QueryCost:
                     return max(int(arg.value.value), 1)
                 return MAX_FIRST
         return default if isinstance(default, int) and default > 0 else MAX_FIRST
+
+
+_FIRST_COUNTED = frozenset({"Facets", "Facet"})
+"""Types whose lists the `first` of the field returning them counts: `facets` returns at most `first` groups per
+dimension, of at most ten dimensions."""
 
 
 def _is_network(args: dict[str, Any], child: Any) -> bool:

@@ -7,7 +7,10 @@ from typing import Any
 import strawberry
 
 from weft.graph.identity.lookup import slugify
+from weft.graph.reads import facets
+from weft.schema.context import Info
 from weft.schema.support.values import Identity
+from weft.schema.types.facet import CountsByYear
 
 
 @strawberry.type(description="A subject category a paper is filed under.")
@@ -28,6 +31,13 @@ class Category:
     @strawberry.field(description="This category's path on the site, e.g. `/categories/<slug>`.")
     def canonical_url(self) -> str:
         return f"/categories/{self.slug()}"
+
+    @strawberry.field(
+        description="Works (papers in the category) and citations they received per year, counted from citations "
+        "in the graph."
+    )
+    async def counts_by_year(self, info: Info) -> CountsByYear:
+        return CountsByYear.of(await facets.counts_by_year(info.context.reader, "category", [self.id]))
 
     @strawberry.field(description="The category's id at its source, with a link there.")
     def ids(self) -> list[Identity]:

@@ -10,6 +10,7 @@ import strawberry
 
 from weft.graph.errors import InvalidInput
 from weft.graph.identity.ids import KEY_PROPERTIES
+from weft.graph.reads import facets
 from weft.graph.reads.institutions import (
     CollaboratorKey,
     InstitutionDetails,
@@ -39,6 +40,7 @@ from weft.schema.support.prefetch import AskedField, Selection, covers, node_pro
 from weft.schema.support.values import Identity
 from weft.schema.types.collaborating_institution import CollaboratingInstitution
 from weft.schema.types.entity import resolve_ids
+from weft.schema.types.facet import CountsByYear
 from weft.schema.types.named_entity import NamedEntity, resolve_alt_names
 from weft.schema.types.refs import PaperRef
 from weft.schema.types.researcher import RESEARCHER_READS
@@ -122,6 +124,21 @@ class Institution(NamedEntity):
         if not covers(found.props, info, roster_props):
             found = (await roster_pages(info.context.reader, [key]))[key]
         return connection(found, page, RosterEntry.from_record)
+
+    @strawberry.field(
+        description="Works (papers with an author stating it) and citations received per year; citations from the "
+        "OpenAlex record's `counts_by_year` where it has one (not with children), else counted from citations in "
+        "the graph (`citationSource`)."
+    )
+    async def counts_by_year(
+        self,
+        info: Info,
+        include_children: Annotated[
+            bool, strawberry.argument(description="Include institutions part of this one.")
+        ] = False,
+    ) -> CountsByYear:
+        ids = list(await self._family(info, include_children))
+        return CountsByYear.of(await facets.counts_by_year(info.context.reader, "institution", ids))
 
     @strawberry.field(description="Papers with an author stating this institution.")
     async def papers(

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import strawberry
 
 from weft.graph.errors import InvalidInput
-from weft.graph.reads import semantic
+from weft.graph.reads import facets, semantic
 from weft.graph.reads.page import Props
 from weft.graph.reads.papers import ResearcherPageKey, researcher_paper_pages
 from weft.graph.reads.researchers import (
@@ -46,6 +46,7 @@ from weft.schema.types.category import Category
 from weft.schema.types.category_count import CategoryCount
 from weft.schema.types.coauthor import Coauthor
 from weft.schema.types.entity import resolve_ids
+from weft.schema.types.facet import CountsByYear
 from weft.schema.types.linked_record import LinkedRecord, linked_records
 from weft.schema.types.named_entity import NamedEntity, resolve_alt_names
 from weft.schema.types.refs import PaperRef
@@ -80,6 +81,7 @@ RESEARCHER_READS: NodeReads = {
     "papers": (),
     "coauthors": (),
     "similarResearchers": (),
+    "countsByYear": (),
 }
 """The properties each Researcher field reads beside `id` (the metrics come from their DataLoader, or a paper
 count read with the node); every field is listed (a unit test checks). See schema/types/paper.py PAPER_READS."""
@@ -192,6 +194,13 @@ class Researcher(NamedEntity):
         check_range("first", first, 0, 100)
         rows = await info.context.data.fields.load(fields_key(self.id, scheme, first))
         return [CategoryCount(category=Category.from_record(r["category"]), count=r["count"]) for r in rows]
+
+    @strawberry.field(
+        description="Works (papers in this graph) and citations received per year; citations from the OpenAlex "
+        "record's `counts_by_year` where it has one, else counted from citations in the graph (`citationSource`)."
+    )
+    async def counts_by_year(self, info: Info) -> CountsByYear:
+        return CountsByYear.of(await facets.counts_by_year(info.context.reader, "researcher", [self.id]))
 
     @strawberry.field(description="This researcher's most cited paper in this graph.")
     async def most_cited_paper(self, info: Info) -> PaperRef | None:

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from weft.graph.errors import InvalidInput
 from weft.graph.reads.page import Page
 from weft.graph.reads.papers import PaperFilter, paper_page
-from weft.graph.reads.search import search_page
+from weft.graph.reads.search import KEYWORD_HITS, search_page
 from weft.graph.reads.site import site_counts
 from weft.server.site import jsonld
 from weft.server.site.render import DESCRIPTION, int_param, not_found, page, pages_of, reader_of
+from weft.server.site.search_facets import (
+    FORMATS,
+    SHOWN,
+    TITLES,
+    Narrowing,
+    export,
+    hit_facets,
+    narrowed_hits,
+    search_url,
+    year_histogram,
+)
 
 MOST_CITED = 10
 PER_PAGE = 20
@@ -39,32 +52,58 @@ async def home(request: Request) -> Response:
 
 async def search(request: Request) -> Response:
     """GET /search?q=&type=&mode=&page=: hits over papers, researchers and institutions, best first, by words,
-    meaning (papers only) or both fused (as the API's search modes)."""
+    meaning (papers only) or both fused (as the API's search modes). Paper hits are counted by year, field,
+    institution, country and type (facets), and the facet filters (`year`, `field`, `institution`, `country`,
+    `work_type`) narrow the hits to papers; `format=csv` or `format=json` answers the facets themselves."""
     text = request.query_params.get("q", "").strip()
     kind = request.query_params.get("type", "")
+    kind = kind if kind in KINDS else ""
     mode = request.query_params.get("mode", "")
     mode = mode if mode in MODES else "both"
     page_no = int_param(request, "page", most=500)
-    hits, error = Page([], 0), None
+    narrowing = Narrowing.of(request)
+    fmt = request.query_params.get("format", "")
+    if narrowing.active:
+        kind = "papers"
+    hits, error, found = Page([], 0), None, None
     if text:
+        reader = reader_of(request)
         try:
-            kinds = KINDS.get(kind, ["PAPER", "RESEARCHER", "INSTITUTION"])
             skip = (page_no - 1) * PER_PAGE
-            hits = await search_page(reader_of(request), text, kinds, skip, PER_PAGE, MODES[mode])
+            if kind in ("", "papers") or fmt in FORMATS:
+                papers = await search_page(reader, text, ["PAPER"], 0, KEYWORD_HITS, MODES[mode])
+                found = await hit_facets(reader, papers.rows, narrowing)
+                if kind == "papers":
+                    rows = await narrowed_hits(reader, papers.rows, narrowing)
+                    hits = Page(rows[skip : skip + PER_PAGE], len(rows))
+            if kind != "papers" and fmt not in FORMATS:
+                kinds = KINDS.get(kind, ["PAPER", "RESEARCHER", "INSTITUTION"])
+                hits = await search_page(reader, text, kinds, skip, PER_PAGE, MODES[mode])
         except InvalidInput as exc:
             error = str(exc)
+    if fmt in FORMATS and found is not None:
+        return export(found, fmt, {"q": text, "mode": mode, **narrowing.params()})
     if page_no > pages_of(hits.total, PER_PAGE):
         return not_found(request, "page")
+    shareable = search_url(text, kind, mode, narrowing, page_no)
+    if text and narrowing.active and f"{request.url.path}?{request.url.query}" != shareable:
+        return RedirectResponse(shareable, status_code=301)  # one spelling per filtered search
     context = {
         "title": f"Search: {text}" if text else "Search",
         "canonical": "/search",
         "q": text,
-        "kind": kind if kind in KINDS else "",
+        "kind": kind,
         "mode": mode,
         "hits": hits,
         "error": error,
         "page_no": page_no,
         "pages": pages_of(hits.total, PER_PAGE),
+        "facets": found,
+        "histogram": year_histogram(found),
+        "narrowing": narrowing,
+        "filter_titles": TITLES,
+        "dimension_filter": {v: k for k, v in SHOWN.items()},
+        "search_url": partial(search_url, text, kind, mode, narrowing),
         "description": SEARCH_TEXT,
         "jsonld": jsonld.web_page("SearchResultsPage", "/search", "Search", SEARCH_TEXT),
     }

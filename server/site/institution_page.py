@@ -6,8 +6,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from weft.graph.identity.lookup import parse_institution_id
+from weft.graph.reads.facets import counts_by_year
 from weft.graph.reads.institutions import InstitutionParts, RosterPart, institution_details
 from weft.server.site import jsonld, urls
+from weft.server.site.charts import trend_context
 from weft.server.site.gone import missing
 from weft.server.site.identities import identities
 from weft.server.site.render import count, int_param, moved, not_found, page, pages_of, reader_of
@@ -38,10 +40,12 @@ async def institution_page(request: Request) -> Response:
         return redirect
     if page_no > pages_of(details.roster.total, ROSTER):
         return not_found(request, "page")
+    trend = trend_context(await counts_by_year(reader_of(request), "institution", [node["id"]]))
     return page(
         request,
         "institution.html",
         {
+            **trend,
             "title": node.get("name") or node["id"],
             "canonical": urls.institution_path(node),
             "description": (

@@ -104,6 +104,10 @@ class SafeMarkdown(MarkdownConverter):
         escaped = str(base.escape(text, parent_tags))
         return escaped.replace("[", "\\[").replace("]", "\\]")
 
+    def convert_svg(self, el: Any, text: str, parent_tags: set[str]) -> str:
+        """A chart is drawn for the eye only: its numbers are in the table beside it."""
+        return ""
+
     def convert_a(self, el: Any, text: str, parent_tags: set[str]) -> str:
         href = str(el.get("href") or "").strip()
         try:

@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from weft.graph.identity.lookup import parse_researcher_id
+from weft.graph.reads.facets import counts_by_year
 from weft.graph.reads.identity_links import identity_links
 from weft.graph.reads.page import Page
 from weft.graph.reads.papers import category_lookups, researcher_paper_pages
@@ -15,6 +16,7 @@ from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.researchers import CoauthorsPart, PapersPart, Profile, ProfileParts, researcher_profile
 from weft.graph.sources import SOURCE_KEYS
 from weft.server.site import jsonld, urls
+from weft.server.site.charts import trend_context
 from weft.server.site.gone import missing
 from weft.server.site.identities import SOURCE_NAMES, identities
 from weft.server.site.render import count, int_param, moved, not_found, page, pages_of, reader_of
@@ -114,6 +116,7 @@ async def researcher_page(request: Request) -> Response:
         return not_found(request, "page")
     shown = context(profile, papers, sort, page_no, category)
     shown |= linked_context((await identity_links(reader, [profile.node["id"]]))[profile.node["id"]])
+    shown |= trend_context(await counts_by_year(reader, "researcher", [profile.node["id"]]))
     return page(request, "researcher.html", shown)
 
 
