@@ -10,6 +10,8 @@ Modes (each starts its own `weft serve` and peer on loopback and stops them at t
     throughput  1 and 16 concurrent clients, Weft and peer in alternating time slices; req/s, errors, RSS;
                 the load comes from autocannon (`make bench-tools`), each slice's answers checked first by
                 one Python request per body (`--generator python`: the Python clients, for correctness only)
+    cpu         CPU seconds per 1,000 requests of Weft's processes and the peer's at 16 clients (autocannon), response
+                cache off: a load-robust stand-in for P3 (bench/serve_cpu.py)
     network20k  on the 20,000-work graph: depth-2 networks (limit 200) of the 20 best-connected
                 researchers, cache miss and hit, p95; mostCited p50 there vs on the shared data, interleaved
 
@@ -17,6 +19,7 @@ Modes (each starts its own `weft serve` and peer on loopback and stops them at t
     .venv/bin/python -m bench.serve latency --uri bolt://127.0.0.1:7791 --rounds 20
     .venv/bin/python -m bench.serve p2 --uri bolt://127.0.0.1:7791 --rounds 20 --no-peer
     .venv/bin/python -m bench.serve throughput --uri bolt://127.0.0.1:7791 --slice-seconds 5 --repeats 3
+    .venv/bin/python -m bench.serve cpu --uri bolt://127.0.0.1:7791 --slice-seconds 5 --repeats 3
     .venv/bin/python -m bench.serve network20k --uri bolt://127.0.0.1:7795 --shared-uri bolt://127.0.0.1:7791
 
 Each run writes a markdown table and JSON to bench/out/ and prints the load average with each figure.
@@ -48,6 +51,7 @@ from urllib.parse import urlparse
 import neo4j
 
 from bench import raw_cypher as rc
+from bench import serve_cpu
 from bench import serve_queries as gq
 from bench.raw_cypher import RAW
 
@@ -1052,6 +1056,34 @@ def code_version(code: Path | None = None) -> str:
     return head.strip() + (" (serving code modified)" if dirty.strip() else "")
 
 
+def chosen_pairs(names: str, ids: Ids) -> list[gq.Pair]:
+    """The throughput pairs named (A, C, D from queries.json; P and N added here with ids from the graph)."""
+    all_pairs = gq.shared_pairs()
+    all_pairs["P"] = gq.Pair("P", gq.PAPER_PAIR_WEFT, gq.PAPER_PAIR_PEER, tuple(ids.papers))
+    all_pairs["N"] = gq.Pair("N", gq.NETWORK_PAIR_WEFT, gq.NETWORK_PAIR_PEER, tuple(ids.peer_networks))
+    return [all_pairs[p] for p in names.split(",")]
+
+
+def cpu_mode(
+    args: argparse.Namespace, pairs: list[gq.Pair], weft: Server, peer: Server | None, payload: dict[str, Any]
+) -> list[str]:
+    """`cpu`: CPU per 1,000 requests of Weft's and the peer's processes (and Neo4j's for each), its table."""
+    servers = {"weft": weft, **({"peer": peer} if peer else {})}
+    pids = {name: (s.url, s.pid) for name, s in servers.items() if s.pid is not None}
+    if len(pids) < len(servers):
+        raise SystemExit("cpu mode measures the servers it starts: no --weft-url or --peer-url")
+    results = serve_cpu.run_cpu(
+        pids,
+        pairs,
+        max(int(c) for c in args.clients.split(",")),
+        args.slice_seconds,
+        args.repeats,
+        serve_cpu.listening_pid(urlparse(args.uri).port or 7687),
+    )
+    payload["cpu"] = [r.__dict__ for r in results]
+    return serve_cpu.cpu_table(results)
+
+
 def write_out(mode: str, label: str, lines: list[str], payload: dict[str, Any]) -> Path:
     OUT.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -1063,7 +1095,7 @@ def write_out(mode: str, label: str, lines: list[str], payload: dict[str, Any]) 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("check", "latency", "p2", "throughput", "network20k"))
+    parser.add_argument("mode", choices=("check", "latency", "p2", "throughput", "cpu", "network20k"))
     parser.add_argument("--uri", default="bolt://127.0.0.1:7791", help="Neo4j the servers and raw Cypher read")
     parser.add_argument("--label", default=None, help="name in the output files (default: the Bolt port)")
     parser.add_argument("--weft-port", type=int, default=8791)
@@ -1122,9 +1154,10 @@ def main(argv: list[str] | None = None) -> int:
         "load_before": load_before,
         "code": code_version(args.code),
     }
-    if args.mode == "throughput" and args.generator == "autocannon" and not AUTOCANNON.exists():
+    if args.mode in ("throughput", "cpu") and args.generator == "autocannon" and not AUTOCANNON.exists():
         raise SystemExit(f"no autocannon in {AUTOCANNON.parent}: run `make bench-tools` (npm ci --prefix bench)")
-    extra_env = {"WEFT_RESPONSE_CACHE_MB": "0"} if args.mode == "p2" else None  # P2 is measured cache off
+    # P2 and the CPU comparison (P3's stand-in) are measured with the response cache off.
+    extra_env = {"WEFT_RESPONSE_CACHE_MB": "0"} if args.mode in ("p2", "cpu") else None
     with ExitStack() as stack:
         driver = stack.enter_context(open_driver(args.uri))
         weft_srv = stack.enter_context(
@@ -1133,7 +1166,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
         peer_srv = None
-        if not args.no_peer and args.mode in ("latency", "throughput", "check"):
+        if not args.no_peer and args.mode in ("latency", "throughput", "check", "cpu"):
             peer_srv = stack.enter_context(
                 peer_server(args.uri, args.peer_port, args.peer_url, args.peer_dir, logs / f"peer-{label}.log")
             )
@@ -1167,11 +1200,10 @@ def main(argv: list[str] | None = None) -> int:
             payload["p2"] = rows
             lines += p2_table(rows)
             lines += ["", "Every request:", "", *latency_table(rows)]
+        elif args.mode == "cpu":
+            lines += cpu_mode(args, chosen_pairs(args.pairs, ids), weft_srv, peer_srv, payload)
         elif args.mode == "throughput":
-            all_pairs = gq.shared_pairs()
-            all_pairs["P"] = gq.Pair("P", gq.PAPER_PAIR_WEFT, gq.PAPER_PAIR_PEER, tuple(ids.papers))
-            all_pairs["N"] = gq.Pair("N", gq.NETWORK_PAIR_WEFT, gq.NETWORK_PAIR_PEER, tuple(ids.peer_networks))
-            pairs = [all_pairs[p] for p in args.pairs.split(",")]
+            pairs = chosen_pairs(args.pairs, ids)
             servers = {"weft": weft_srv, **({"peer": peer_srv} if peer_srv else {})}
             with RssSampler({name: s.pid for name, s in servers.items()}) as sampler:
                 results = run_throughput(

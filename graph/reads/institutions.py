@@ -264,4 +264,5 @@ def _roster_page(part: Row | None, props: Props) -> Page:
 
 
 async def _details(reader: GraphReader, keys: list[dict[str, Any]], params: dict[str, Any]) -> Row | None:
-    return await reader.one(q.INSTITUTION_DETAILS, {"keys": keys, **params}, "reading an institution")
+    # Maps, lists and scalars only (every node is projected): the driver's values are kept as decoded.
+    return await reader.one(q.INSTITUTION_DETAILS, {"keys": keys, **params}, "reading an institution", values_only=True)

@@ -7,6 +7,11 @@ whose selected fields are Strawberry's basic fields (an attribute, no resolver, 
 scalars, enums, or further plain objects and lists. For those the executor below compiles the
 selection once per request into a `_Plan` and builds the response rows directly.
 
+The same plans complete a plain field of any object (issue 53): a profile's `name`, `paperCount` or
+`mostCitedPaper { title }` is read and coerced directly, without the resolve info, resolver call,
+awaitable checks and leaf completion graphql-core spends on each (a request's fixed cost is mostly such
+fields; a list's plain items were already done in one pass).
+
 The fast path changes no answer: anything it does not expect (a resolver, an argument, an abstract
 type, `@defer`/`@stream`, a middleware, a null in a non-null field, a value its scalar would refuse)
 sends that whole list down graphql-core's ordinary path, which then produces the value or the error
@@ -47,6 +52,10 @@ FLAT_LISTS = True
 """Whether lists of plain data take the one-pass path (tests set it False: graphql-core completes every field)."""
 
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+
+
+_MISSING = object()
+"""An attribute the source does not have: graphql-core's path reports it."""
 
 
 class Refused(Exception):
@@ -226,6 +235,10 @@ def has_directive(root: Node) -> bool:
 
 _SHARED = _SharedPlans()
 
+KEPT_FIELDS = 8192
+"""Field nodes whose completion a process keeps (all forgotten at once when full)."""
+_FIELDS: dict[int, tuple[Any, GraphQLObjectType, _Field | None]] = {}
+
 
 class FlatListExecutor(StrawberryGraphQLCoreExecutionContext):
     """graphql-core's executor (as Strawberry configures it) completing plain-data lists in one pass."""
@@ -255,6 +268,56 @@ class FlatListExecutor(StrawberryGraphQLCoreExecutionContext):
                     pass
         ordinary: Any = cast(Any, super()).complete_list_value
         return ordinary(return_type, field_details_list, info, path, result, position_context)
+
+    def execute_field(
+        self,
+        parent_type: GraphQLObjectType,
+        source: Any,
+        field_details_list: FieldDetailsList,
+        path: Path,
+        position_context: Any,
+    ) -> Any:
+        if FLAT_LISTS and not self._has_middleware:
+            field = self._field(parent_type, field_details_list)
+            if field is not None:
+                value = getattr(source, cast(str, field.attribute), _MISSING)
+                try:
+                    if value is None and not field.non_null:
+                        return None
+                    if value is not None and value is not _MISSING:
+                        return field.complete(value)
+                except Refused:
+                    pass
+        ordinary: Any = cast(Any, super()).execute_field
+        return ordinary(parent_type, source, field_details_list, path, position_context)
+
+    def _field(self, parent_type: GraphQLObjectType, details: FieldDetailsList) -> _Field | None:
+        """How to complete this plain field of `parent_type` directly (None: graphql-core's path), kept per field
+        node across requests (one look-up a field) where no variable can change its selection."""
+        if len(details) != 1:
+            return None  # the same key asked twice (fragments): graphql-core merges them
+        node = details[0].node
+        found = _FIELDS.get(id(node))
+        if found is not None and found[0] is node and found[1] is parent_type:
+            return found[2]
+        field = self._field_plan(parent_type, details)
+        if self._shareable or node.selection_set is None:
+            if len(_FIELDS) >= KEPT_FIELDS:
+                _FIELDS.clear()
+            _FIELDS[id(node)] = (node, parent_type, field)  # the node held: its id is not reused meanwhile
+        return field
+
+    def _field_plan(self, parent_type: GraphQLObjectType, details: FieldDetailsList) -> _Field | None:
+        node = details[0].node
+        if node.name.value.startswith("__") or node.directives:
+            return None  # meta fields, and `@defer`/`@stream` or a custom directive: graphql-core's path
+        definition = parent_type.fields.get(node.name.value)
+        extensions: dict[str, Any] = (definition.extensions or {}) if definition else {}
+        strawberry_field: Any = extensions.get("strawberry-definition")
+        if not getattr(strawberry_field, "is_basic_field", False) or getattr(strawberry_field, "extensions", None):
+            return None  # a resolver, or a field extension that must see the value: graphql-core's path
+        field = self._plain_field(parent_type, node.name.value, details)
+        return field if field is not None and field.attribute is not None else None
 
     def _complete_for(self, output: Any, details: FieldDetailsList) -> Callable[[Any], Any] | None:
         """How to complete a value of `output` (a GraphQLOutputType) selected by `details` in one pass; None when

@@ -55,13 +55,18 @@ class Part(Generic[P, D]):
 
 
 def fold_parts(sel: Selection, table: Sequence[Part[P, D]], make: Callable[..., P]) -> P:
-    """The parts of `table` that `sel` asks, as the graph's parts object `make` builds."""
-    asked: dict[str, Any] = {}
-    for part in table:
-        found = part.asked(sel)
-        if found is not None:
-            asked.update(found)
-    return make(**asked)
+    """The parts of `table` that `sel` asks, as the graph's parts object `make` builds (worked out once per
+    selection: a kept selection keeps its fold)."""
+
+    def fold(sel: Selection) -> P:
+        asked: dict[str, Any] = {}
+        for part in table:
+            found = part.asked(sel)
+            if found is not None:
+                asked.update(found)
+        return make(**asked)
+
+    return sel.memo(("fold", id(table), make), fold)
 
 
 def prime_parts(data: Loaders, table: Sequence[Part[P, D]], parts: P, read: D, root_id: str) -> None:

@@ -24,15 +24,22 @@ primed and runs no query; any other (a second alias with other arguments, a filt
 object the root did not fold) misses the cache and loads through its DataLoader as before, batched. So
 folding changes how many round trips a request takes, never an answer; tests set `FOLDING` to False to
 compare both paths.
+
+A selection depends on the document and on the variables used inside it, never on the root field's own
+arguments: so `Selection.of` keeps each one across requests (Strawberry hands every request of a prepared
+query text the same AST nodes), keyed by the field nodes and the values of the variables their selection
+sets use, and what is worked out from a selection (its fold, the properties a page reads) is kept with it
+(`Selection.memo`). A request of a known query thus walks none of its selection again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
+from cachetools import LRUCache
 from graphql import (
     FieldNode,
     FragmentDefinitionNode,
@@ -44,8 +51,11 @@ from graphql import (
     GraphQLSkipDirective,
     InlineFragmentNode,
     SelectionSetNode,
+    VariableNode,
+    Visitor,
     get_named_type,
     is_abstract_type,
+    visit,
 )
 from graphql.execution.values import VariableValues, get_argument_values, get_directive_values
 
@@ -53,6 +63,11 @@ from weft.schema.context import Info
 
 FOLDING = True
 """Whether root fields fold their selection; tests set it False to compare with every field loading alone."""
+
+KEPT_SELECTIONS = 2048
+"""Selections a process keeps across requests (least recently used out first)."""
+
+T = TypeVar("T")
 
 
 class AskedField:
@@ -88,16 +103,23 @@ class Selection:
     """The fields asked of one object, in query order, one per response key (same-key fields merged)."""
 
     fields: list[AskedField] = field(default_factory=lambda: list[AskedField]())
+    _memo: dict[Hashable, Any] = field(default_factory=lambda: dict[Hashable, Any](), compare=False, repr=False)
 
     @classmethod
     def of(cls, info: Info) -> Selection:
-        """What the current field's query asks of the object it returns (empty for abstract types)."""
+        """What the current field's query asks of the object it returns (empty for abstract types); the same
+        object for every request of the same prepared document with the same values of the variables it uses."""
         raw: Any = info._raw_info  # noqa: SLF001  # pyright: ignore[reportPrivateUsage, reportUnknownMemberType, reportUnknownVariableType]
         # Strawberry's executor hands resolvers the plain coerced dict, graphql-core's its VariableValues.
-        coerced: Any = getattr(raw.variable_values, "coerced", raw.variable_values)
-        walk = _Walk(raw.schema, raw.fragments, VariableValues(sources={}, coerced=dict(coerced)))
-        sets = [n.selection_set for n in raw.field_nodes if n.selection_set is not None]
-        return walk.selection(_named(raw.return_type), sets)
+        coerced: dict[str, Any] = dict(getattr(raw.variable_values, "coerced", raw.variable_values))
+        nodes: tuple[FieldNode, ...] = tuple(raw.field_nodes)
+        return _KEPT.get(nodes, raw.return_type, raw.fragments, coerced, lambda: _selection_of(raw, nodes, coerced))
+
+    def memo(self, key: Hashable, work: Callable[[Selection], T]) -> T:
+        """`work(self)`, worked out once per selection (`key` names the work: the function and what it uses)."""
+        if key not in self._memo:
+            self._memo[key] = work(self)
+        return cast(T, self._memo[key])
 
     def all(self, name: str) -> list[AskedField]:
         """Every field asked under `name` (one per alias), in query order."""
@@ -127,6 +149,68 @@ class Selection:
                 return Selection()
             here = found.selection
         return here
+
+
+def _selection_of(raw: Any, nodes: tuple[FieldNode, ...], coerced: dict[str, Any]) -> Selection:
+    walk = _Walk(raw.schema, raw.fragments, VariableValues(sources={}, coerced=coerced))
+    return walk.selection(_named(raw.return_type), [n.selection_set for n in nodes if n.selection_set is not None])
+
+
+class _KeptSelections:
+    """Selections kept across requests, keyed by the identity of the field nodes (held, so an id is never reused)
+    and the values of the variables their selection sets use (a variable anywhere below, in a fragment or a
+    directive, makes its value part of the key)."""
+
+    def __init__(self, size: int = KEPT_SELECTIONS) -> None:
+        self._used: LRUCache[tuple[int, ...], tuple[tuple[FieldNode, ...], tuple[str, ...]]] = LRUCache(size)
+        self._kept: LRUCache[tuple[Any, ...], tuple[tuple[FieldNode, ...], Selection]] = LRUCache(size)
+
+    def get(
+        self,
+        nodes: tuple[FieldNode, ...],
+        of: Any,
+        fragments: Mapping[str, FragmentDefinitionNode],
+        coerced: dict[str, Any],
+        make: Callable[[], Selection],
+    ) -> Selection:
+        ids = tuple(map(id, nodes))
+        used = self._used.get(ids)
+        if used is None or any(a is not b for a, b in zip(used[0], nodes, strict=True)):
+            used = (nodes, tuple(sorted(_variables_in(nodes, fragments))))
+            self._used[ids] = used
+        key = (id(of), *ids, *(repr(coerced.get(name)) for name in used[1]))
+        found = self._kept.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], nodes, strict=True)):
+            return found[1]
+        made = make()
+        self._kept[key] = (nodes, made)
+        return made
+
+
+def _variables_in(nodes: tuple[FieldNode, ...], fragments: Mapping[str, FragmentDefinitionNode]) -> set[str]:
+    """The names of the variables used anywhere in the selection sets of `nodes`, the fragments they spread
+    included (in arguments and in directives alike)."""
+    found: set[str] = set()
+    seen: set[str] = set()
+
+    class Finder(Visitor):
+        def enter_variable(self, node: VariableNode, *_: Any) -> None:
+            found.add(node.name.value)
+
+        def enter_fragment_spread(self, node: FragmentSpreadNode, *_: Any) -> None:
+            name = node.name.value
+            fragment = fragments.get(name)
+            if name not in seen and fragment is not None:
+                seen.add(name)
+                visit(fragment, self)
+
+    for node in nodes:
+        if node.selection_set is not None:
+            visit(node.selection_set, Finder())
+    return found
+
+
+_KEPT = _KeptSelections()
 
 
 def _named(of: Any) -> GraphQLNamedType | None:
@@ -216,5 +300,5 @@ def covers(held: tuple[str, ...] | None, info: Info, reads: Callable[[Selection]
     may ask more, and then reads the page again whole."""
     if held is None:
         return True
-    mine = reads(Selection.of(info))
+    mine = Selection.of(info).memo(reads, reads)
     return mine is not None and all(p in held for p in mine)

@@ -662,6 +662,33 @@ def test_fragments_and_directives_fold(client: GraphQLClient, monkeypatch, no: b
         assert client.data(FRAGMENTED, {"id": BUTCHER, "no": no}) == folded
 
 
+KEPT_SELECTION = """query($id: String!, $n: Int!, $more: Boolean!) { researcher(id: $id) { name
+  papers(first: $n) { edges { node { title } } } ...More } }
+fragment More on Researcher { coauthors(first: 2) @include(if: $more) { totalCount } }"""
+
+
+def test_a_kept_selection_follows_the_variables_it_uses(client: GraphQLClient, monkeypatch) -> None:
+    """Issue 53: a root's selection is worked out once per query text and kept across requests (its fold too),
+    keyed by the variables used inside it: another `$id` walks nothing again, another `$n` (or `$more`, in
+    a fragment's directive) folds anew, so its page is primed under the key its resolver loads (one query)."""
+    walks: list[int] = []
+    walk = prefetch._selection_of  # noqa: SLF001
+    monkeypatch.setattr(prefetch, "_selection_of", lambda *args: walks.append(1) or walk(*args))
+    walked: list[int] = []
+    for rid, n, more in [(BUTCHER, 1, False), (RITSOS, 1, False), (BUTCHER, 3, True), (RITSOS, 3, False)]:
+        before = len(walks)
+        answer = client.data(KEPT_SELECTION, {"id": rid, "n": n, "more": more})["researcher"]
+        walked.append(len(walks) - before)
+        assert client.cypher_queries == 1
+        assert len(answer["papers"]["edges"]) == n
+        assert ("coauthors" in answer) == more
+    assert walked[0] > 0 and walked[1] == 0, walked  # another id: the kept selection
+    assert walked[2] > 0 and walked[3] > 0, walked  # another $n, another $more: walked anew
+    with monkeypatch.context() as m:
+        m.setattr(prefetch, "FOLDING", False)
+        assert client.data(KEPT_SELECTION, {"id": RITSOS, "n": 3, "more": False})["researcher"] == answer
+
+
 # --- folded pages read only the properties their papers are asked (issue 9) --------------------
 
 EVERY_PAPER_FIELD = """id slug canonicalUrl title year publicationDate citedByCount doi arxivId abstract type language

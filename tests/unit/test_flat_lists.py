@@ -69,6 +69,10 @@ class Query:
     def named(self) -> list[Named]:
         return list(_nodes(None))
 
+    @strawberry.field
+    def one(self, broken: str | None = None) -> Node:
+        return _nodes(broken)[1]
+
 
 def _run(query: str, flat: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any] | None, list[Any], int]:
     """The answer with the fast path on or off, and how many rows the fast path built."""
@@ -97,6 +101,8 @@ QUERIES = {
     "an interface": "{ named { name ... on Node { id ties { weight } } } }",
     "null in a non-null field": '{ nodes(broken: "null") { id ties { source weight } } }',
     "an Int out of range": '{ nodes(broken: "overflow") { id ties { weight big } } }',
+    "one object": "{ one { id name shout best { weight kind when } ties { source } } }",
+    "one object, a bad value in its list": '{ one(broken: "overflow") { id name ties { big } } }',
 }
 
 
@@ -110,6 +116,32 @@ def test_fast_path_answers_as_graphql_core(name: str, monkeypatch: pytest.Monkey
         assert fast[2] >= 3  # the node lists themselves went the fast way
     if name in ("null in a non-null field", "an Int out of range"):
         assert fast[1], "the ordinary path reports the bad value"
+
+
+def test_plain_fields_of_one_object_complete_without_graphql_cores_field_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 53: a plain field of any object (an attribute, a built-in or custom scalar, a plain object) is read and
+    coerced directly; graphql-core's per-field path runs only for resolvers (and what the fast path refuses)."""
+    ordinary = execution.StrawberryGraphQLCoreExecutionContext.execute_field
+    asked: list[str] = []
+
+    def counting(self: Any, parent_type: Any, source: Any, details: Any, *rest: Any) -> Any:
+        asked.append(details[0].node.name.value)
+        return ordinary(self, parent_type, source, details, *rest)
+
+    monkeypatch.setattr(execution.StrawberryGraphQLCoreExecutionContext, "execute_field", counting)
+    schema = strawberry.Schema(query=Query, execution_context_class=execution.FlatListExecutor)
+    result = asyncio.run(schema.execute("{ one { id name shout best { weight when } __typename } }"))
+    assert result.errors is None
+    assert result.data == {
+        "one": {
+            "id": "n1",
+            "name": "node 1",
+            "shout": "NODE 1",
+            "best": {"weight": 3, "when": "2024-05-01"},
+            "__typename": "Node",
+        }
+    }
+    assert asked == ["one", "shout", "__typename"]
 
 
 def test_plain_rows_keep_selection_order_and_coerce() -> None:
