@@ -15,6 +15,13 @@ asking for the same load run one after another (`pytest_collection_modifyitems`)
 A module that only adds properties to the load (`weft analytics` scores) removes them at its end
 (`restoring`): when the counts are then those of the load again, the next module takes it, at a newer data
 version (tests compare data versions only with the one they read before).
+
+In parallel (`make test` runs `pytest -n 2 --dist loadgroup --no-loadscope-reorder`, pytest-xdist), each worker
+has its own session server (`worker_bolt_port`: worker gw0 on NEO4J_URI's port, gwN on the Nth port of
+WEFT_TEST_WORKER_PORTS, else NEO4J_URI's port + 10 * N), set as the worker's NEO4J_URI before any fixture or
+`weft` subprocess reads it. Every test is marked `xdist_group` with its module, or with its shared load for
+the modules that ask for one, so a module (module fixtures) and the modules that reuse one load always run
+in one worker, in the order above. A new module needs nothing for this: its fixtures stay per module.
 """
 
 from __future__ import annotations
@@ -101,6 +108,30 @@ def _started_in_background() -> bool:
     if start.error is not None:
         raise start.error
     return True
+
+
+def worker_bolt_port(base: int, worker: str, ports: str = "") -> int:
+    """The Bolt port of the session server of pytest-xdist worker `worker` ("gw0", "gw1", ...): `base` for gw0,
+    else the worker's entry of the comma-separated `ports` (WEFT_TEST_WORKER_PORTS), else `base` + 10 * N."""
+    n = int(worker.removeprefix("gw"))
+    given = [int(p) for p in ports.split(",") if p.strip()]
+    if n < len(given):
+        return given[n]
+    return base if n == 0 else base + 10 * n
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In a pytest-xdist worker other than gw0: NEO4J_URI names the worker's own server (`worker_bolt_port`),
+    its HTTP port beside it, before anything reads the settings."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    ports = os.environ.get("WEFT_TEST_WORKER_PORTS", "")
+    if not worker or (worker == "gw0" and not ports):
+        return
+    s = load_settings()
+    port = worker_bolt_port(s.bolt_port, worker, ports)
+    os.environ["NEO4J_URI"] = f"bolt://{s.bolt_host}:{port}"
+    if s.neo4j_http_port:  # an explicit HTTP port would clash between workers: Bolt + 4 instead
+        os.environ["WEFT_NEO4J_HTTP_PORT"] = str(port + 4)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -245,20 +276,25 @@ def _fixtures(item: pytest.Item) -> tuple[str, ...]:
 UNIT = Path(__file__).parent / "unit"
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the `xdist_group` marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The unit tests (tests/unit: no server) run first, while the session server boots; then modules that
     start from the same shared load run one after another, those marked `writes_shared_load` (they change
-    it, so the next module loads afresh) last; otherwise in collected order."""
+    it, so the next module loads afresh) last; otherwise in collected order. Each test is marked
+    `xdist_group` with its shared load or its module (one worker runs the group, in this order)."""
     on_server = {getattr(item, "module", None) for item in items if "settings" in _fixtures(item)}
     group: dict[object, tuple[bool, int, bool]] = {}
+    loads: dict[object, str | None] = {}
     for item in items:
         module = getattr(item, "module", None)
         if module not in group:
-            load = _module_load(items, module)
+            load = loads[module] = _module_load(items, module)
             writes = item.get_closest_marker("writes_shared_load") is not None
             unit = item.path.is_relative_to(UNIT) and module not in on_server
             group[module] = (not unit, SHARED_LOADS.index(load) if load else len(SHARED_LOADS), writes)
     items.sort(key=lambda item: group[getattr(item, "module", None)])  # stable: order kept within a group
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(loads[getattr(item, "module", None)] or item.nodeid.split("::", 1)[0]))
 
 
 @pytest.fixture(scope="module")
