@@ -7,8 +7,8 @@ the local files and writes a local folder; Spark (`local[2]`) reads copies of th
 S3-compatible server (S3Proxy, tests/object_store.py) and writes its files there. Each file group must
 hold the same columns, of the same Parquet types, and the same rows in any order. Then `weft import
 s3://…` loads the Spark build into the import instance (`import_settings`: a second server on a free port),
-which must hold every node and relationship the builds counted (test_bulk_path.py checks a DuckDB import against the online
-loader: counts, every derived edge, every node property).
+which must hold every node and relationship the builds counted (test_bulk_path.py checks a DuckDB import
+against the online loader: counts, every derived edge, every node property).
 """
 
 from __future__ import annotations
