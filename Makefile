@@ -60,10 +60,11 @@ demo: web neo4j-start ## local Neo4j + the bundled OpenAlex sample + the server 
 	@echo "GraphiQL: http://$(HOST):$(PORT)/graphql"
 	$(BIN)/weft serve --host $(HOST) --port $(PORT)
 
-# The suite in TEST_WORKERS pytest-xdist processes, each with its own Neo4j (tests/conftest.py: NEO4J_URI's
-# port, then + 10 per worker, or WEFT_TEST_WORKER_PORTS); a module, and the modules sharing one load, stay in
-# one process. TEST_WORKERS=0 runs everything in this one process.
-TEST_WORKERS ?= 2
+# TEST_WORKERS=0 (the default) runs the suite in this one process. TEST_WORKERS=N runs it in N pytest-xdist
+# processes, each with its own Neo4j (tests/conftest.py: NEO4J_URI's port, then + 10 per worker, or
+# WEFT_TEST_WORKER_PORTS). Two workers on two cores measured slower (25.5 min against 18) and broke the
+# module state of test_sync_openalex, so they stay opt-in (bench/RESULTS.md, "CI time").
+TEST_WORKERS ?= 0
 
 test: install web chromium lint ## lint, then the whole suite against a real Neo4j (started and stopped by the tests)
 	$(BIN)/pytest -q -p no:cacheprovider --durations=20 -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder $(PYTEST_ARGS)

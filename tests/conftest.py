@@ -16,7 +16,7 @@ A module that only adds properties to the load (`weft analytics` scores) removes
 (`restoring`): when the counts are then those of the load again, the next module takes it, at a newer data
 version (tests compare data versions only with the one they read before).
 
-In parallel (`make test` runs `pytest -n 2 --dist loadgroup --no-loadscope-reorder`, pytest-xdist), each worker
+In parallel (`make test TEST_WORKERS=2`: `pytest -n 2 --dist loadgroup --no-loadscope-reorder`), each worker
 has its own session server (`worker_bolt_port`: worker gw0 on NEO4J_URI's port, gwN on the Nth port of
 WEFT_TEST_WORKER_PORTS, else NEO4J_URI's port + 10 * N), set as the worker's NEO4J_URI before any fixture or
 `weft` subprocess reads it. Every test is marked `xdist_group` with its module, or with its shared load for
