@@ -842,15 +842,7 @@ def run_slice_autocannon(
         if error or graphql_error(body):
             samples.append(error or graphql_error(body) or "")
     checker.close()
-    config = {"url": url, "connections": clients, "seconds": max(1, round(seconds)), "bodies": bodies}
-    done = subprocess.run(
-        ["node", str(ROOT / "bench" / "autocannon.mjs"), json.dumps(config)],
-        capture_output=True,
-        text=True,
-        timeout=seconds + 120,
-        check=True,
-    )
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result = serve_cpu.autocannon(url, bodies, clients, seconds)
     errors = result["non2xx"] + result["errors"] + result["timeouts"]
     if samples:  # a request that fails when checked fails under load too
         errors = max(errors, result["ok"])
