@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from weft.graph.reads.code_names import country_name, language_name
 from weft.graph.reads.papers import PaperFilter, filter_params
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_facets as q
@@ -43,8 +44,15 @@ class Facets:
     facets: list[Facet] = field(default_factory=lambda: [])
 
 
+_NAMED_CODES = {"country": country_name, "language": language_name}
+"""Dimensions whose keys are ISO codes, and the display name of each."""
+
+
 def _facet(dimension: str, raw: dict[str, Any]) -> Facet:
-    groups = [Group(g["key"], g["name"], g["count"], g["citations"]) for g in raw["groups"]]
+    named = _NAMED_CODES.get(dimension)
+    groups = [
+        Group(g["key"], named(g["key"]) if named else g["name"], g["count"], g["citations"]) for g in raw["groups"]
+    ]
     unknown = raw["unknown"]
     return Facet(dimension, groups, raw["distinct"], Group(None, None, unknown["count"], unknown["citations"]))
 

@@ -17,10 +17,12 @@ class FacetDimension(Enum):
     SUBFIELD = strawberry.enum_value("SUBFIELD", description="OpenAlex subfield (category scheme `subfield`).")
     TOPIC = strawberry.enum_value("TOPIC", description="OpenAlex topic (category scheme `topic`).")
     INSTITUTION = strawberry.enum_value("INSTITUTION", description="An institution an author stated.")
-    COUNTRY = strawberry.enum_value("COUNTRY", description="The country (ISO code) of an institution an author stated.")
+    COUNTRY = strawberry.enum_value(
+        "COUNTRY", description="The country of an institution an author stated (key: ISO code; name: English name)."
+    )
     VENUE = strawberry.enum_value("VENUE", description="Venue (journal, conference, repository) name.")
     TYPE = strawberry.enum_value("TYPE", description="Work type (`article`, `preprint`, ...).")
-    LANGUAGE = strawberry.enum_value("LANGUAGE", description="Language code.")
+    LANGUAGE = strawberry.enum_value("LANGUAGE", description="Language (key: ISO 639-1 code; name: English name).")
     RESEARCHER = strawberry.enum_value("RESEARCHER", description="An author (top authors).")
 
 
@@ -40,7 +42,9 @@ class FacetGroup:
         description="The value: a year, an internal id (institution, researcher, category), a country or language "
         "code, a type or venue name; null for the papers without one (`Facet.unknown`)."
     )
-    name: str | None = strawberry.field(description="Display name (the key itself for years, codes and names).")
+    name: str | None = strawberry.field(
+        description="Display name: the entity's, a country's or language's English name, else the key itself."
+    )
     count: int = strawberry.field(description="Papers in the group (each paper once).")
     citation_sum: int = strawberry.field(description="The sum of the group's papers' `citedByCount` (0 when unknown).")
     url: str | None = strawberry.field(

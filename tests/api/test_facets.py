@@ -109,6 +109,13 @@ def test_first_and_key_order(client: GraphQLClient, recount: FacetRecount) -> No
     assert all(g["url"] is None for g in years["groups"])
 
 
+def test_codes_are_named(client: GraphQLClient) -> None:
+    answer = client.data(FACETS, {"by": ["COUNTRY", "LANGUAGE"], "filter": {}, "first": 50, "order": "KEY"})["facets"]
+    countries, languages = ({g["key"]: g["name"] for g in f["groups"]} for f in answer["facets"])
+    assert countries["GB"] == "United Kingdom" and all(name != key for key, name in countries.items())
+    assert languages["en"] == "English"
+
+
 def test_links_name_the_entity(client: GraphQLClient) -> None:
     answer = client.data(
         FACETS, {"by": ["INSTITUTION"], "filter": {"researcher": BUTCHER}, "first": 1, "order": "COUNT"}
@@ -223,7 +230,8 @@ def test_search_page_facets_narrow_and_export(client: GraphQLClient) -> None:
         },
     )["facets"]
     countries = {g["key"]: g["count"] for g in api["facets"][0]["groups"]}
-    assert _facet_counts(page.text, "country") == dict(list(countries.items())[:10])
+    named = {g["name"]: g["count"] for g in api["facets"][0]["groups"]}
+    assert _facet_counts(page.text, "country") == dict(list(named.items())[:10]) and "United Kingdom" in named
     years = {g["key"]: g["count"] for g in api["facets"][1]["groups"]}
     assert _facet_counts(page.text, "year") == dict(sorted(years.items(), reverse=True)[:10])
     assert re.search(r'<svg class="histogram"', page.text) and page.text.count("<rect") >= len(years)
