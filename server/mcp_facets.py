@@ -28,19 +28,25 @@ class FacetFilter(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    category: str | None = Field(None, description="Category id, key (`topic:T10181`, `field:17`) or name.")
-    year_from: int | None = Field(None, description="Published in this year or later.")
-    year_to: int | None = Field(None, description="Published in this year or earlier.")
-    researcher: str | None = Field(None, description="Authored by this researcher (any id form).")
-    institution: str | None = Field(None, description="An author stated this institution (any id form or name).")
-    include_children: bool = Field(False, description="With `institution`: also its descendants (ROR hierarchy).")
+    category: str | None = Field(default=None, description="Category id, key (`topic:T10181`, `field:17`) or name.")
+    year_from: int | None = Field(default=None, description="Published in this year or later.")
+    year_to: int | None = Field(default=None, description="Published in this year or earlier.")
+    researcher: str | None = Field(default=None, description="Authored by this researcher (any id form).")
+    institution: str | None = Field(
+        default=None, description="An author stated this institution (any id form or name)."
+    )
+    include_children: bool = Field(
+        default=False, description="With `institution`: also its descendants (ROR hierarchy)."
+    )
     min_citations: Annotated[int | None, Field(ge=0, le=10**9, description="At least this many citations.")] = None
-    country: str | None = Field(None, description="An author stated an institution in this country (ISO code).")
-    type: str | None = Field(None, description="Work type, e.g. `article`, `preprint`.")
-    venue: str | None = Field(None, description="Venue (journal, conference) name, exactly.")
-    language: str | None = Field(None, description="Language code, e.g. `en`.")
-    query: str | None = Field(None, description="Only the papers a search for these words finds (best 1,000 hits).")
-    mode: Literal["HYBRID", "KEYWORD", "SEMANTIC"] = Field("HYBRID", description="How `query` finds papers.")
+    country: str | None = Field(default=None, description="An author stated an institution in this country (ISO code).")
+    type: str | None = Field(default=None, description="Work type, e.g. `article`, `preprint`.")
+    venue: str | None = Field(default=None, description="Venue (journal, conference) name, exactly.")
+    language: str | None = Field(default=None, description="Language code, e.g. `en`.")
+    query: str | None = Field(
+        default=None, description="Only the papers a search for these words finds (best 1,000 hits)."
+    )
+    mode: Literal["HYBRID", "KEYWORD", "SEMANTIC"] = Field(default="HYBRID", description="How `query` finds papers.")
 
 
 async def paper_filter(reader: GraphReader, f: FacetFilter) -> PaperFilter:
