@@ -3,6 +3,7 @@ no-op), counts, reset."""
 
 from typing import LiteralString
 
+from weft.queries.aliases import INDEX as ALIAS_INDEX
 from weft.queries.derive import CATEGORY_IDS_OF_P, IN_CATEGORY_KEYS_OF_R
 
 # Uniqueness constraints: every key a node can be found by.
@@ -71,6 +72,13 @@ INDEXES: tuple[LiteralString, ...] = (
     "CREATE FULLTEXT INDEX paper_text IF NOT EXISTS FOR (n:Paper) ON EACH [n.title, n.abstract]",
     "CREATE FULLTEXT INDEX researcher_text IF NOT EXISTS FOR (n:Researcher) ON EACH [n.name, n.alt_names_text]",
     "CREATE FULLTEXT INDEX institution_text IF NOT EXISTS FOR (n:Institution) ON EACH [n.name, n.alt_names_text]",
+    # Retired ids (a merged or re-keyed node's old ids, in its `aliases` list) found by an index query, not a
+    # label scan (queries/aliases.py): one term per alias, as written (the `keyword` analyzer).
+    *(
+        "CREATE FULLTEXT INDEX " + index + " IF NOT EXISTS FOR (n:" + label + ") ON EACH [n.aliases] "
+        "OPTIONS {indexConfig: {`fulltext.analyzer`: 'keyword'}}"
+        for label, index in ALIAS_INDEX.items()
+    ),
     # Papers' sentence vectors (queries/semantic.py): all-MiniLM-L6-v2's 384 dimensions, cosine.
     "CREATE VECTOR INDEX paper_vector IF NOT EXISTS FOR (n:PaperVector) ON (n.vector) "
     "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",

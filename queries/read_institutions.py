@@ -2,6 +2,7 @@
 
 from typing import LiteralString
 
+from weft.queries.aliases import by_alias
 from weft.queries.projection import lean, picked
 
 # The institutions answering each key of $keys ([{property, value}], most specific first), with the key's
@@ -20,9 +21,7 @@ CALL (k) {
 INSTITUTION_LOOKUP: LiteralString = lean(_INSTITUTIONS_BY_KEYS + "RETURN n {.*} AS node ORDER BY rank LIMIT 1\n")
 
 # The institution that kept $value among its `aliases` after a merge: node.
-INSTITUTION_BY_ALIAS: LiteralString = lean("""
-MATCH (n:Institution) WHERE $value IN n.aliases RETURN n {.*} AS node LIMIT 1
-""")
+INSTITUTION_BY_ALIAS: LiteralString = lean(by_alias("Institution", "$value") + "RETURN n {.*} AS node LIMIT 1\n")
 
 # Candidates for an exact-name lookup: the institutions whose folded `name_key` is $key, and
 # full-text hits for the escaped Lucene $query (alternative names): node.

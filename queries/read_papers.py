@@ -2,6 +2,7 @@
 
 from typing import LiteralString
 
+from weft.queries.aliases import by_alias
 from weft.queries.projection import lean, picked
 from weft.queries.read_researchers import METRICS_OF_WHO
 
@@ -42,9 +43,7 @@ PAPER_LOOKUP: LiteralString = lean(
 )
 
 # The paper that kept $value among its `aliases` after a merge: node.
-PAPER_BY_ALIAS: LiteralString = lean("""
-MATCH (n:Paper) WHERE $value IN n.aliases RETURN n {.*} AS node LIMIT 1
-""")
+PAPER_BY_ALIAS: LiteralString = lean(by_alias("Paper", "$value") + "RETURN n {.*} AS node LIMIT 1\n")
 
 # Papers by internal id (DataLoader): id, node.
 PAPERS_BY_IDS: LiteralString = lean("""

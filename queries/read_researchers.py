@@ -3,6 +3,7 @@
 from functools import cache
 from typing import LiteralString
 
+from weft.queries.aliases import by_alias
 from weft.queries.derive import pair_key
 from weft.queries.projection import lean, picked
 
@@ -35,9 +36,7 @@ RESEARCHER_LOOKUP: LiteralString = lean(
 )
 
 # The researcher that kept $value among its `aliases` after a merge: node.
-RESEARCHER_BY_ALIAS: LiteralString = lean("""
-MATCH (n:Researcher) WHERE $value IN n.aliases RETURN n {.*} AS node LIMIT 1
-""")
+RESEARCHER_BY_ALIAS: LiteralString = lean(by_alias("Researcher", "$value") + "RETURN n {.*} AS node LIMIT 1\n")
 
 # Researchers by internal id (DataLoader): id, node.
 RESEARCHERS_BY_IDS: LiteralString = lean("""

@@ -3,29 +3,29 @@
 $keys holds one list per key property (`{id: [{at, value}], doi: […], …, alias: […]}`; `at` is the input's
 position): each list is an UNWIND of index seeks. The ids no direct key found and that may be aliases (an
 internal id, an OpenAlex id's internal id: graph/identity/lookup.py) are then looked up among the nodes'
-`aliases`, a label scan run only when such ids are left. Returns found ([{at, node}]) and merged ([{at, node}]).
+`aliases` through each label's alias index (queries/aliases.py), only when such ids are left. Returns found
+([{at, node}]) and merged ([{at, node}]).
 """
 
 from typing import LiteralString
 
+from weft.queries.aliases import by_alias
 from weft.queries.projection import lean
-
-_ALIASES: LiteralString = """
-WITH collect({at: k.at, property: k.property, node: n {.*}}) AS found
-CALL (found) {
-  WITH [k IN $keys.alias WHERE NOT k.at IN [f IN found | f.at]] AS wanted
-  WHERE size(wanted) > 0
-  WITH wanted, [k IN wanted | k.value] AS values
-  MATCH (n:LABEL) WHERE any(a IN n.aliases WHERE a IN values)
-  UNWIND [k IN wanted WHERE k.value IN n.aliases] AS k
-  RETURN collect({at: k.at, node: n {.*}}) AS merged
-}
-RETURN found, merged
-"""
 
 
 def _aliases(label: LiteralString) -> LiteralString:
-    return lean(_ALIASES.replace("LABEL", label))
+    return lean(
+        """
+WITH collect({at: k.at, property: k.property, node: n {.*}}) AS found
+CALL (found) {
+  UNWIND [k IN $keys.alias WHERE NOT k.at IN [f IN found | f.at]] AS k
+  """
+        + by_alias(label, "k.value")
+        + """  RETURN collect({at: k.at, node: n {.*}}) AS merged
+}
+RETURN found, merged
+"""
+    )
 
 
 RESOLVE_PAPERS: LiteralString = """

@@ -15,7 +15,7 @@ import contextlib
 import dataclasses
 from collections.abc import AsyncGenerator, Awaitable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -27,16 +27,19 @@ from pydantic import Field
 
 from weft.graph.driver import open_async_driver
 from weft.graph.errors import WeftError
-from weft.graph.identity.lookup import paper_path
+from weft.graph.identity.lookup import paper_path, with_words
 from weft.graph.network import NetworkParams, researcher_network
 from weft.graph.network_paths import collaboration_paths
 from weft.graph.read_only_cypher import run_read_async
-from weft.graph.reads import institutions, papers, references, researchers, resolve, search
+from weft.graph.reads import facets, institutions, papers, references, researchers, resolve, search
 from weft.graph.reads.page import Row
 from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.search import PaperFilters
 from weft.graph.reads.site import site_counts
 from weft.graph.settings import Settings
+from weft.schema.roots.papers import MAX_GROUPS
+from weft.server import mcp_facets
+from weft.server.mcp_facets import Dimension, FacetFilter
 from weft.server.site.urls import institution_path, researcher_path
 
 T = TypeVar("T")
@@ -111,6 +114,17 @@ class GraphAccess:
             "country": node.get("country"),
             "ror": node.get("ror"),
             "openalex_id": node.get("openalex_id"),
+        }
+
+    def facet_group(self, dimension: str, group: facets.Group) -> dict[str, Any]:
+        section = mcp_facets.SECTION.get(dimension)
+        path = f"/{section}/{with_words(group.key, group.name)}" if section and group.key else None
+        return {
+            "key": group.key,
+            "name": group.name,
+            "count": group.count,
+            "citation_sum": group.citations,
+            "url": self.url(path) if path else None,
         }
 
     def entity(self, label: str, node: Row) -> dict[str, Any]:
@@ -347,9 +361,40 @@ def _add_tools(server: MCPServer[Any], g: GraphAccess) -> None:  # noqa: C901 - 
         columns, rows, truncated = await g.run(run_read_async(g.driver, query, params or {}, db, timeout, max_rows))
         return {"columns": columns, "rows": rows, "truncated": truncated}
 
-    # facets: issue 49 builds the counts (graph/reads, another helper); its tool goes here, calling that read.
+    @server.tool(name="facets", annotations=READ_ONLY)
+    async def facets_tool(
+        by: Annotated[
+            list[Dimension], Field(min_length=1, max_length=10, description="The dimensions to group by, 1 to 10.")
+        ],
+        filter: Annotated[  # noqa: A002 - GraphQL's argument name
+            FacetFilter | None, Field(description="Which papers (all when omitted), as GraphQL's PaperFilterInput.")
+        ] = None,
+        order: Annotated[
+            Literal["COUNT", "KEY"], Field(description="COUNT: most papers first; KEY: by key ascending.")
+        ] = "COUNT",
+        first: Annotated[int, Field(ge=1, le=MAX_GROUPS, description="Groups per dimension, 1..1000.")] = 10,
+    ) -> dict[str, Any]:
+        """Counts of the papers matching a filter grouped by each dimension in `by`, as GraphQL's `facets`: each
+        group's key, name, papers and citation sum (with its canonical URL when it is an institution, researcher
+        or category), how many groups there are in all, and the papers with no value (`unknown`)."""
+        where = await g.run(mcp_facets.paper_filter(g.reader(), filter or FacetFilter()))
+        dimensions = [d.lower() for d in by]
+        found = await g.run(facets.facets(g.reader(), where, dimensions, order, first))
+        return {
+            "total": found.total,
+            "facets": [
+                {
+                    "dimension": f.dimension.upper(),
+                    "group_count": f.distinct,
+                    "groups": [g.facet_group(f.dimension.upper(), group) for group in f.groups],
+                    "unknown": {"count": f.unknown.count, "citation_sum": f.unknown.citations},
+                }
+                for f in found.facets
+            ],
+        }
+
     del search_graph, get_paper, get_researcher, get_institution, most_cited, researcher_network_tool
-    del collaboration_path, resolve_ids, match_references, cypher_read
+    del collaboration_path, resolve_ids, match_references, cypher_read, facets_tool
 
 
 def _papers_of(hop: dict[str, Any]) -> list[Row]:

@@ -22,6 +22,9 @@ class ReferenceEvidence:
     year_matches: bool = strawberry.field(description="True when the reference states that year.")
     first_author: str | None = strawberry.field(description="The surname of the paper's first author.")
     first_author_matches: bool = strawberry.field(description="True when the reference names that surname.")
+    venue_matches: bool = strawberry.field(
+        description="True when the reference names the paper's venue (outside its title)."
+    )
 
     @classmethod
     def of(cls, e: Evidence) -> ReferenceEvidence:
@@ -34,6 +37,7 @@ class ReferenceEvidence:
             year_matches=e.year_matches,
             first_author=e.first_author,
             first_author_matches=e.first_author_matches,
+            venue_matches=e.venue_matches,
         )
 
 

@@ -85,7 +85,7 @@ async def search(request: Request) -> Response:
         return export(found, fmt, {"q": text, "mode": mode, **narrowing.params()})
     if page_no > pages_of(hits.total, PER_PAGE):
         return not_found(request, "page")
-    shareable = search_url(text, kind, mode, narrowing, page_no)
+    shareable = search_url(text, kind, mode, narrowing, page_no) + ("&format=md" if fmt == "md" else "")
     if text and narrowing.active and f"{request.url.path}?{request.url.query}" != shareable:
         return RedirectResponse(shareable, status_code=301)  # one spelling per filtered search
     context = {

@@ -9,7 +9,7 @@ import time
 from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from markdownify import MarkdownConverter
 from starlette.requests import Request
@@ -74,8 +74,18 @@ def reader_of(request: Request) -> GraphReader:
     return GraphReader(request.app.state.driver, settings.neo4j_database, settings.query_timeout_s)
 
 
+def markdown_url(request: Request) -> str:
+    """The absolute URL of this page's markdown version: the configured base (never the Host header), the
+    request's path and query, and `format=md` (llms.txt's alternate link; any other `format` replaced)."""
+    query = [(k, v) for k, v in request.query_params.multi_items() if k != "format"]
+    return site_base(request).rstrip("/") + request.url.path + "?" + urlencode([*query, ("format", "md")])
+
+
 def wants_markdown(request: Request) -> bool:
-    """True when the Accept header ranks text/markdown above text/html (or names it and not HTML)."""
+    """True for the markdown version's URL (`?format=md`), or when the Accept header ranks text/markdown above
+    text/html (or names it and not HTML)."""
+    if request.query_params.get("format") == "md":
+        return True
     best: dict[str, float] = {}
     for part in request.headers.get("accept", "").split(","):
         media, *params = [p.strip() for p in part.split(";")]
@@ -201,8 +211,10 @@ def finish(
 
 
 def page(request: Request, template: str, context: dict[str, Any], status: int = 200) -> Response:
-    """A page as HTML, or as markdown for `Accept: text/markdown`."""
-    html = templates.get_template(template).render({"request": request, **context})
+    """A page as HTML (a found page's head linking its markdown version), or as markdown for `?format=md` or
+    `Accept: text/markdown`."""
+    markdown_href = markdown_url(request) if status == 200 else None
+    html = templates.get_template(template).render({"request": request, "markdown_href": markdown_href, **context})
     if wants_markdown(request):
         return finish(request, as_markdown(html).encode(), f"{MARKDOWN}; charset=utf-8", status)
     return finish(request, html.encode(), "text/html; charset=utf-8", status)

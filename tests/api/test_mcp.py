@@ -30,8 +30,58 @@ TOOLS = {
     "resolve_ids",
     "match_references",
     "cypher_read",
+    "facets",
 }
 TURING = "Turing, A. M. (1950). Computing machinery and intelligence. Mind, 59(236), 433-460."
+FACETS = """query($by: [FacetDimension!]!, $filter: PaperFilterInput, $first: Int!, $order: FacetOrder!) {
+  facets(by: $by, filter: $filter, first: $first, order: $order) {
+    totalCount
+    facets { dimension groupCount groups { key name count citationSum url } unknown { count citationSum } }
+  }
+}"""
+# (MCP arguments, the same as GraphQL variables): several dimensions under several filters and orders
+FACET_ASKS: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    ({"by": ["YEAR", "INSTITUTION", "FIELD"]}, {"by": ["YEAR", "INSTITUTION", "FIELD"], "first": 10}),
+    (
+        {
+            "by": ["COUNTRY", "RESEARCHER", "TYPE"],
+            "filter": {"institution": "006jb1a24", "include_children": True, "year_from": 2012},
+            "order": "KEY",
+            "first": 25,
+        },
+        {
+            "by": ["COUNTRY", "RESEARCHER", "TYPE"],
+            "filter": {"institution": "006jb1a24", "includeChildren": True, "yearFrom": 2012},
+            "order": "KEY",
+            "first": 25,
+        },
+    ),
+    (
+        {
+            "by": ["TOPIC", "VENUE", "LANGUAGE", "SUBFIELD"],
+            "filter": {"category": "field:17", "query": "immersive analytics", "mode": "KEYWORD", "min_citations": 1},
+            "first": 1000,
+        },
+        {
+            "by": ["TOPIC", "VENUE", "LANGUAGE", "SUBFIELD"],
+            "filter": {"category": "field:17", "query": "immersive analytics", "mode": "KEYWORD", "minCitations": 1},
+            "first": 1000,
+        },
+    ),
+    (
+        {"by": ["YEAR", "COUNTRY"], "filter": {"country": "gb", "researcher": "A5032473237", "type": "article"}},
+        {"by": ["YEAR", "COUNTRY"], "filter": {"country": "gb", "researcher": "A5032473237", "type": "article"}},
+    ),
+]
+# Refused with a clear error: (arguments, words the error must hold)
+FACET_ERRORS: list[tuple[dict[str, Any], str]] = [
+    ({"by": ["COLOUR"]}, "COLOUR"),
+    ({"by": []}, "by"),
+    ({"by": ["YEAR"], "first": 1001}, "first"),
+    ({"by": ["YEAR"], "filter": {"category": "no such category at all"}}, "BAD_USER_INPUT"),
+    ({"by": ["YEAR"], "filter": {"researcher": "A0000000000"}}, "BAD_USER_INPUT"),
+    ({"by": ["YEAR"], "filter": {"colour": "red"}}, "colour"),
+]
 WRITES = [
     "CREATE (n:McpProbe) RETURN n",
     "MERGE (n:McpProbe {k: 1}) RETURN n",
@@ -115,6 +165,10 @@ def facts(client: GraphQLClient) -> dict[str, Any]:
         "query($t: [String!]!) { matchReferences(texts: $t) { paper { id } } }",
         {"t": [TURING, "Nobody, N. (2031). No such work at all in any graph. Nowhere."]},
     )
+    more["facets"] = [
+        client.data(FACETS, {"order": "COUNT", "filter": None, "first": 10, **variables})["facets"]
+        for _, variables in FACET_ASKS
+    ]
     return {**data, **more, "other": other}
 
 
@@ -134,6 +188,8 @@ def _tool_calls(facts: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         ("most_cited", {"first": 1000}),
         ("search", {"query": "immersive analytics", "mode": "KEYWORD", "category": "field:17", "first": 5}),
         ("match_references", {"texts": [TURING, "Nobody, N. (2031). No such work at all in any graph. Nowhere."]}),
+        *[("facets", arguments) for arguments, _ in FACET_ASKS],
+        *[("facets", arguments) for arguments, _ in FACET_ERRORS],
     ]
 
 
@@ -205,6 +261,35 @@ def _check_answers(results: list[Any], facts: dict[str, Any], settings: Settings
         (m["paper"] or {}).get("id") for m in facts["matchReferences"]
     ]
     assert matched[0]["paper"]["url"].startswith(base + "/papers/") and matched[1]["paper"] is None
+
+    _check_facets(results[13 : 13 + len(FACET_ASKS)], facts["facets"], base)
+    refused = results[13 + len(FACET_ASKS) :]
+    for (arguments, words), result in zip(FACET_ERRORS, refused, strict=True):
+        assert result.is_error, arguments
+        assert words in result.content[0].text, (arguments, result.content[0].text)
+
+
+def _check_facets(results: list[Any], asked: list[dict[str, Any]], base: str) -> None:
+    """Each `facets` answer equals GraphQL's, group for group, with absolute URLs for entity groups."""
+    entity_urls = 0
+    for result, want in zip(results, asked, strict=True):
+        got = _structured(result)
+        assert got["total"] == want["totalCount"] > 0
+        assert [f["dimension"] for f in got["facets"]] == [f["dimension"] for f in want["facets"]]
+        for facet, expected in zip(got["facets"], want["facets"], strict=True):
+            assert facet["group_count"] == expected["groupCount"]
+            assert facet["unknown"] == {
+                "count": expected["unknown"]["count"],
+                "citation_sum": expected["unknown"]["citationSum"],
+            }
+            assert [(g["key"], g["name"], g["count"], g["citation_sum"]) for g in facet["groups"]] == [
+                (g["key"], g["name"], g["count"], g["citationSum"]) for g in expected["groups"]
+            ]
+            assert [g["url"] for g in facet["groups"]] == [
+                base + g["url"] if g["url"] else None for g in expected["groups"]
+            ]
+            entity_urls += sum(g["url"] is not None for g in facet["groups"])
+    assert entity_urls > 0
 
 
 def test_tools_over_http_agree_with_graphql(mcp_url: str, facts: dict[str, Any], settings: Settings) -> None:

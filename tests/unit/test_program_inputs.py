@@ -10,7 +10,14 @@ import pytest
 from graphql import parse
 
 from weft.graph.identity.id_forms import id_form
-from weft.graph.reads.references import _ids_in, score, title_similarity  # pyright: ignore[reportPrivateUsage]
+from weft.graph.reads.references import (  # pyright: ignore[reportPrivateUsage]
+    THRESHOLD,
+    _ids_in,
+    _scored,
+    best_candidate,
+    score,
+    title_similarity,
+)
 from weft.schema.support.limits import argument_errors
 
 
@@ -73,6 +80,48 @@ def test_year_and_first_author_move_the_confidence() -> None:
     assert (
         title_similarity("Computing machinery and intelligence", "Deep residual learning for image recognition") < 0.6
     )
+
+
+def _picked(text: str, nodes: list[dict], authors: list[str]) -> tuple[str, float]:
+    """The id of the node `text` is matched to among `nodes` (each by `authors`), and its confidence."""
+    scored = []
+    for node in nodes:
+        raw, evidence = _scored(text, node, authors, False, None, None)
+        scored.append((raw, node, evidence))
+    found = best_candidate(scored, text)
+    assert found is not None
+    return found[1]["id"], min(1.0, found[0])
+
+
+def test_near_ties_go_to_the_title_the_reference_holds_then_its_venue_then_the_more_cited() -> None:
+    cancer = "CA A Cancer Journal for Clinicians"
+    text = f'R. L. Siegel, N. S. Wagle, and A. Cercek, "Coloretal cancer statistcis, 2023," {cancer}, 2023.'
+    short = {"id": "short", "title": "Cancer statistics, 2023", "year": 2023, "venue": cancer, "cited_by_count": 9}
+    longer = {"id": "long", "title": "Colorectal cancer statistics, 2023", "year": 2023, "venue": cancer}
+    for nodes in ([short, longer], [longer, short]):
+        assert _picked(text, nodes, ["Rebecca L. Siegel"])[0] == "long"
+
+    title = "The PRISMA 2020 statement: an updated guideline for reporting systematic reviews"
+    text = f'M. J. Page, J. E. McKenzie, and P. M. Bossuyt, "{title}," BMJ, 2021.'
+    reviews = {"id": "reviews", "title": title, "year": 2021, "venue": "Systematic Reviews", "cited_by_count": 9}
+    bmj = {"id": "bmj", "title": title, "year": 2021, "venue": "BMJ", "cited_by_count": 5}
+    for nodes in ([reviews, bmj], [bmj, reviews]):
+        assert _picked(text, nodes, ["Matthew J. Page"]) == ("bmj", 1.0)  # the venue named beside the title
+
+    title = "A rapid and sensitive method for the quantitation of microgram quantities of protein"
+    text = f"Bradford, M. M. (1976). {title}. Analytical Biochemistry"
+    records = [{"id": f"r{n}", "title": title, "year": 1976, "cited_by_count": n} for n in (10, 300, 20)]
+    assert _picked(text, records, ["Marion M. Bradford"])[0] == "r300"  # two records of one work: the more cited
+
+
+def test_a_title_made_of_two_halves_stays_below_the_threshold() -> None:
+    """Half a real title joined to half of another (a made-up reference) with the year right by chance."""
+    node = {"id": "p", "title": "U-Net: Convolutional Networks for Biomedical Image Segmentation", "year": 2015}
+    text = "Moher, D. (2015). U-Net: Convolutional Networks for Long-Form Documents. BMJ"
+    assert score(text, node, ["Olaf Ronneberger"], False, None, None)[0] < THRESHOLD
+    node = {"id": "q", "title": "Projector augmented-wave method", "year": 1994}
+    text = "Clare, A. (1994). Global burden of 369 diseases, augmented-wave method. Science"
+    assert score(text, node, ["Peter E. Blöchl"], False, None, None)[0] < 0.75
 
 
 def _errors(query: str, variables: dict) -> list:
