@@ -29,6 +29,9 @@ import weft.queries
 
 _NAMES: dict[str, str] = {}
 _STATS: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+_UNITS: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))  # the same, per unit applied
+_BY_UNIT: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
+_UNIT = ["in flight"]  # the unit being applied: renamed by the echo line that ends it
 _COUNTERS = ("nodes_created", "nodes_deleted", "relationships_created", "relationships_deleted", "properties_set")
 
 
@@ -51,13 +54,13 @@ def _timed(original: Any) -> Any:
         began = time.perf_counter()
         result = original(self, query, parameters, **kwargs)
         result._buffer_all()  # noqa: SLF001 - timing the statement to its last record
-        stats = _STATS[_name(query)]
-        stats["calls"] += 1
-        stats["rows"] += len(result._record_buffer)  # noqa: SLF001
-        stats["seconds"] += time.perf_counter() - began
         summary = result._obtain_summary()  # noqa: SLF001
-        for counter in _COUNTERS:
-            stats[counter] += getattr(summary.counters, counter)
+        for stats in (_STATS[_name(query)], _UNITS[_UNIT[0]], _BY_UNIT[_UNIT[0]][_name(query)]):
+            stats["calls"] += 1
+            stats["rows"] += len(result._record_buffer)  # noqa: SLF001
+            stats["seconds"] += time.perf_counter() - began
+            for counter in _COUNTERS:
+                stats[counter] += getattr(summary.counters, counter)
         return result
 
     return run
@@ -84,6 +87,9 @@ def main() -> None:
 
     def echo(line: str) -> None:
         print(f"{time.perf_counter() - began:8.1f}s  {line}", flush=True)
+        unit = line.split(":")[0].removeprefix("applied ")
+        _UNITS[unit] = _UNITS.pop(_UNIT[0], defaultdict(float))
+        _BY_UNIT[unit] = _BY_UNIT.pop(_UNIT[0], defaultdict(lambda: defaultdict(float)))
 
     report = sync_openalex(driver, args.location, limits=PairLimits.of(settings), echo=echo)
     total = time.perf_counter() - began
@@ -102,8 +108,18 @@ def main() -> None:
             f"{name[:48]:<48} {s['calls']:>6.0f} {s['rows']:>8.0f} {s['seconds']:>7.2f} "
             f"{100 * s['seconds'] / total:>5.1f}  {writes}"
         )
+    print("per unit (statements, rows, seconds, relationships created/deleted; properties set):")
+    for unit, s in _UNITS.items():
+        print(
+            f"  {unit[:46]:<46} {s['calls']:>6.0f} {s['rows']:>8.0f} {s['seconds']:>7.2f}        "
+            f"{s['relationships_created']:.0f}/{s['relationships_deleted']:.0f}; {s['properties_set']:.0f}"
+        )
+        for name, t in sorted(_BY_UNIT[unit].items(), key=lambda kv: -kv[1]["seconds"])[:8]:
+            print(f"      {name[:42]:<42} {t['calls']:>6.0f} {t['rows']:>8.0f} {t['seconds']:>7.2f}")
     if args.json:
-        args.json.write_text(json.dumps({"seconds": total, "statements": _STATS}, indent=1, default=float) + "\n")
+        doc = {"seconds": total, "load average": [load0, os.getloadavg()], "statements": _STATS, "units": _UNITS}
+        doc["statements per unit"] = _BY_UNIT
+        args.json.write_text(json.dumps(doc, indent=1, default=float) + "\n")
 
 
 if __name__ == "__main__":
