@@ -139,10 +139,12 @@ def finish(driver: Driver, database: str, source: SyncSource, writer: GraphWrite
             writer.reaffiliated |= lost
             writer.reauthored = set(pend["reauthored"])
         else:  # what differs from the replaced works' noted states; only merged or renamed researchers whole
-            writer.moved_researchers = (writer.moved_researchers - writer.released) | lost
-            writer.reaffiliated = (writer.reaffiliated - writer.released) | lost
-            writer.reauthored = set(pend["reauthored"])
             writer.before = first_notes(strings(pend["before"]))
+            # released researchers the notes name are recounted from them (paper_changes); any other is rebuilt whole
+            noted = {a[0] for state in writer.before.values() for a in state["authors"]}
+            writer.moved_researchers = (writer.moved_researchers - (writer.released & noted)) | lost
+            writer.reaffiliated = (writer.reaffiliated - (writer.released & noted)) | lost
+            writer.reauthored = set(pend["reauthored"])
         writer.finish()
     elif (papers or researchers) and pend["before"] is None:
         recompute(driver, database, papers, researchers, None, limits, moved=moved, reaffiliated=researchers)
