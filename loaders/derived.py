@@ -10,9 +10,9 @@ their number grows linearly with the graph and a load's work with what it touche
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, LiteralString, TypeVar
 
 from neo4j import Driver, ManagedTransaction, Session
@@ -24,7 +24,7 @@ from weft.graph.settings import Settings
 from weft.graph.sources import SOURCE_PRIORITY
 from weft.graph.versions import bump_data_version, execute_marked
 from weft.loaders.claims import plan_claims
-from weft.queries import derive, load_claims
+from weft.queries import derive, load_claims, sync
 
 DERIVE_CHUNK = 500
 # Touched papers whose co-author pairs are gathered at once: a pair met on several is recounted once
@@ -64,6 +64,7 @@ def recompute(
     created: AbstractSet[str] = frozenset(),
     reaffiliated: set[str] | None = None,
     reauthored: AbstractSet[str] | None = None,
+    before: Mapping[str, dict[str, Any]] | None = None,
 ) -> int:
     """Claims, then CITES, STATES_AFFILIATION, papers' `category_ids` (and their IN_CATEGORY edges' keys),
     AFFILIATED_WITH, COAUTHORED_WITH, TOP_TIE and SAME_NAME_AS for the touched ids; returns the bumped
@@ -80,7 +81,11 @@ def recompute(
     `reaffiliated` researchers (listed affiliations written or released, merged, renamed; None means
     all of `researchers`), moved ones and the authors of other touched papers are rebuilt whole.
     `reauthored` (None: all) narrows "other touched papers" in both to those whose authorships changed: a
-    sync that replaced a title or references only leaves its authors' pairs, ties and affiliations alone."""
+    sync that replaced a title or references only leaves its authors' pairs, ties and affiliations alone.
+    `before` (a sync's: key -> the state of a paper before its record was written or a merge changed it,
+    loaders/sync/authorships.py) narrows further: those works' authors are not recounted, rebuilt or relinked
+    whole; only the pairs, affiliations, ties and identity links that the difference with the state after
+    reaches are (paper_changes)."""
     researchers = set(researchers)
     moved = set(researchers) if moved is None else set(moved)
     reaffiliated = set(researchers) if reaffiliated is None else set(reaffiliated)
@@ -103,7 +108,8 @@ def recompute(
         if reauthored is not None:
             known = sorted(set(known) & set(reauthored))
         recounted = _authors(session, known)
-        rebuilt = sorted(reaffiliated | moved | recounted)
+        changes = _paper_changes(session, before, limits.max_authors) if before else PaperChanges()
+        rebuilt = sorted(reaffiliated | moved | recounted | changes.reaffiliated)
         skip = dict.fromkeys(rebuilt, True)
         for done, chunk in _chunks(fresh):  # first: the rebuilds below are exact whatever they find
             execute_marked(session, _write, derive.ADD_NEW_PAPER_AFFILIATIONS, ids=chunk, skip=skip)
@@ -119,8 +125,13 @@ def recompute(
             _report(progress, "co-authorships", done, len(fresh))
         partners = _coauthors(session, sorted(moved), limits.max_authors, progress)
         _paper_pairs(session, known, moved, limits.max_authors, progress)
-        _top_ties(session, moved | partners | recounted, fresh, limits, progress)
+        _recount_pairs(session, [p for p in sorted(changes.pairs) if not moved & set(p)], limits.max_authors)
+        whole = moved | partners | recounted | changes.ties
+        _top_ties(session, whole, fresh, limits, progress, [list(pair) for pair in sorted(changes.gained)])
         _same_names(session, researcher_ids, limits.same_name_bucket, progress)
+        if before:  # the replaced works' authors whose evidence is as it was keep their links
+            quiet = changes.quiet - changes.profiled - moved - reaffiliated - recounted
+            researcher_ids = sorted((set(researcher_ids) - quiet) | changes.profiled)
     # last: the candidates are the SAME_NAME_AS links just made, the evidence the ties and affiliations above
     relink(
         driver,
@@ -131,6 +142,108 @@ def recompute(
         progress=progress,
     )
     return bump_data_version(driver, database)
+
+
+@dataclass
+class PaperChanges:
+    """What the difference between replaced works' states before and after reaches (paper_changes): the
+    co-author pairs (a < b) to recount, of those the ones that only gain a paper (`gained`), the researchers
+    whose affiliations to rebuild, whose ties to refresh whole (an end of a pair that may lose weight), whose
+    identity evidence changed (`profiled`), and the authors of the works that did not change (`quiet`)."""
+
+    pairs: set[tuple[str, str]] = field(default_factory=set[tuple[str, str]])
+    gained: set[tuple[str, str]] = field(default_factory=set[tuple[str, str]])
+    reaffiliated: set[str] = field(default_factory=set[str])
+    ties: set[str] = field(default_factory=set[str])
+    profiled: set[str] = field(default_factory=set[str])
+    quiet: set[str] = field(default_factory=set[str])
+
+
+def paper_changes(
+    before: Mapping[str, dict[str, Any]], after: Mapping[str, dict[str, Any]], max_authors: int
+) -> PaperChanges:
+    """What changed between the states of papers before and after a sync replaced or merged them (key -> {id,
+    year, authors: [[researcher id, institution ids, name]], categories, cited}; a paper missing after is gone). A pair
+    counts a paper of at most `max_authors` authors with its year: the pairs counted before or after but not
+    both (all of both when the year changed) are recounted; an author whose institutions on it changed (all,
+    when the year changed) has its affiliations rebuilt; the ends of recounted pairs have their ties refreshed
+    (whole, unless every changed pair of theirs only gains a paper: counted after, not before, same year);
+    every author of a work whose authors, institutions, year, categories, citations or id changed has new
+    identity evidence (graph/identity/links.py reads those), and so has an author whose name changed.
+
+    >>> old = {"W1": {"id": "p1", "year": 2020, "authors": [["r1", [], "A"], ["r2", ["i1"], "B"]], "categories": [],
+    ...               "cited": []}}
+    >>> new = {"W1": {"id": "p1", "year": 2020, "authors": [["r1", [], "A"], ["r3", [], "C"]], "categories": [],
+    ...               "cited": []}}
+    >>> c = paper_changes(old, new, 10)
+    >>> sorted(c.pairs), sorted(c.gained), sorted(c.reaffiliated), sorted(c.ties), sorted(c.profiled)
+    ([('r1', 'r2'), ('r1', 'r3')], [('r1', 'r3')], ['r2', 'r3'], ['r1', 'r2'], ['r1', 'r2', 'r3'])
+    >>> c = paper_changes(old, old, 10)
+    >>> c.pairs, c.reaffiliated, c.profiled, sorted(c.quiet)
+    (set(), set(), set(), ['r1', 'r2'])
+    """
+    found = PaperChanges()
+    lost: set[tuple[str, str]] = set()
+    for key, was in before.items():
+        now = after.get(key)
+        old = {rid: frozenset(insts) for rid, insts, *_ in was["authors"]}
+        new = {rid: frozenset(insts) for rid, insts, *_ in now["authors"]} if now else {}
+        names = {rid_name(a) for a in was["authors"]}
+        renamed: set[str] = {rid_name(a)[0] for a in now["authors"] if rid_name(a) not in names} if now else set()
+        everyone = old.keys() | new.keys()
+        counted_before = _pairs_of(old, max_authors)
+        counted_after = _pairs_of(new, max_authors)
+        if now is not None and now["year"] == was["year"]:
+            pairs = counted_before ^ counted_after
+            found.gained |= counted_after - counted_before
+            lost |= counted_before - counted_after
+            reaffiliated = {rid for rid in everyone if old.get(rid) != new.get(rid)}
+        else:
+            pairs = counted_before | counted_after
+            lost |= pairs
+            reaffiliated = set(everyone)
+        found.pairs |= pairs
+        found.reaffiliated |= reaffiliated
+        found.profiled |= renamed
+        same = now is not None and not reaffiliated and old.keys() == new.keys() and now["id"] == was["id"]
+        if same and now is not None and (now["categories"], now["cited"]) == (was["categories"], was["cited"]):
+            found.quiet |= everyone
+        else:
+            found.profiled |= everyone
+    found.gained -= lost  # a pair one paper adds and another takes away may lose weight
+    found.ties = {rid for pair in found.pairs - found.gained for rid in pair}
+    return found
+
+
+def rid_name(author: list[Any]) -> tuple[str, str | None]:
+    """(researcher id, name) of a noted author ([id, institution ids, name]; older notes: no name)."""
+    return author[0], author[2] if len(author) > 2 else None
+
+
+def _pairs_of(authors: Mapping[str, object], max_authors: int) -> set[tuple[str, str]]:
+    """The pairs (a < b) a paper with these authors counts for: none past `max_authors` authors."""
+    if len(authors) > max_authors:
+        return set()
+    ids = sorted(authors)
+    return {(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]}
+
+
+def _paper_changes(session: Session, before: Mapping[str, dict[str, Any]], max_authors: int) -> PaperChanges:
+    """paper_changes of the noted papers against what the graph holds now (after the writes and CITES)."""
+    after: dict[str, dict[str, Any]] = {}
+    states: tuple[tuple[str, LiteralString], ...] = (("oid", sync.PAPER_STATES), ("id", sync.PAPER_STATES_BY_ID))
+    for by, query in states:
+        keys = sorted(k.split(":", 1)[1] for k in before if k.startswith(by + ":"))
+        for _, chunk in _chunks(keys, PAIR_PAPERS):
+            after.update((f"{by}:{row[by]}", row) for row in session.execute_read(_records, query, ids=chunk))
+    return paper_changes(before, after, max_authors)
+
+
+def _recount_pairs(session: Session, pairs: list[tuple[str, str]], max_authors: int) -> None:
+    """Recount the given pairs (a < b) from the papers both wrote (RECOUNT_COAUTHORED: dropped at weight 0)."""
+    for _, chunk in _chunks(pairs):
+        rows = [{"a": a, "b": b} for a, b in chunk]
+        execute_marked(session, _write, derive.RECOUNT_COAUTHORED, pairs=rows, max_authors=max_authors)
 
 
 _CITES = (derive.CLEAR_CITES_OUT, derive.BUILD_CITES_OUT, derive.BUILD_CITES_IN)
@@ -251,11 +364,17 @@ def _coauthors_tx(
 
 
 def _top_ties(
-    session: Session, whole: set[str], fresh: list[str], limits: PairLimits, progress: Progress | None
+    session: Session,
+    whole: set[str],
+    fresh: list[str],
+    limits: PairLimits,
+    progress: Progress | None,
+    gained: list[list[str]] | None = None,
 ) -> None:
     """Refresh TOP_TIE (graph/MODEL.md "Network backbone") of the researchers in `whole` from all their
-    ties, and of the other authors of the `fresh` papers from their heaviest ties and the new pairs."""
-    lists: list[list[str]] = []
+    ties, and of the other authors of the `fresh` papers and the ends of `gained` pairs (ties that only
+    gained weight) from their heaviest ties and those pairs."""
+    lists: list[list[str]] = list(gained or [])
     for _, chunk in _chunks(fresh, PAIR_PAPERS):
         found = session.execute_read(_records, derive.PAPER_AUTHOR_LISTS, ids=chunk, max_authors=limits.max_authors)
         lists += [[author["id"] for author in row["authors"]] for row in found]

@@ -135,6 +135,9 @@ class BatchOutcome:
     moved: set[str] = field(default_factory=set[str])  # researchers whose authorships moved (derived.recompute)
     created: set[str] = field(default_factory=set[str])  # papers new in this batch
     reaffiliated: set[str] = field(default_factory=set[str])  # researchers whose affiliations must be rebuilt
+    # of `moved`, those only released from an authorship (not merged, renamed, or released from a listed
+    # affiliation): a sync that noted the replaced works' states recounts what the release reaches instead
+    released: set[str] = field(default_factory=set[str])
 
 
 class GraphWriter:
@@ -150,6 +153,9 @@ class GraphWriter:
         self.created_papers: set[str] = set()
         self.reaffiliated: set[str] = set()
         self.reauthored: set[str] | None = None  # known papers whose authorships changed (None: all touched)
+        self.released: set[str] = set()  # BatchOutcome.released of every batch, less `kept_whole`
+        self.kept_whole: set[str] = set()  # moved or reaffiliated researchers other than released ones
+        self.before: dict[str, dict[str, Any]] | None = None  # a sync's noted states of replaced works
         self.batches = 0
 
     def write(self, records: list[RecordRows]) -> BatchOutcome:
@@ -161,6 +167,9 @@ class GraphWriter:
         self.moved_researchers |= outcome.moved
         self.created_papers |= outcome.created
         self.reaffiliated |= outcome.reaffiliated
+        # released only: in no batch merged, renamed or re-listed
+        self.kept_whole |= (outcome.moved | outcome.reaffiliated) - outcome.released
+        self.released = (self.released | outcome.released) - self.kept_whole
         self.batches += 1
         return outcome
 
@@ -180,6 +189,7 @@ class GraphWriter:
             created=self.created_papers,
             reaffiliated=self.reaffiliated,
             reauthored=self.reauthored,
+            before=self.before,
         )
 
 
@@ -226,7 +236,8 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
     for label in LABEL_ORDER:
         if by_label[label]:
             _write_nodes(tx, label, by_label[label], done, warnings)
-    released, moved, listed = _write_rels(tx, records, done)
+    resolved = done.researchers | done.moved
+    released, moved, listed, unlisted = _write_rels(tx, records, done)
     done.researchers |= released
     done.moved |= moved
     mark_written(tx)  # readers' caches see this commit; a writer whose lock was taken over stops here
@@ -239,6 +250,7 @@ def _write_batch(tx: ManagedTransaction, records: list[RecordRows]) -> BatchOutc
         moved=done.moved,
         created=done.ids("Paper", by_label["Paper"]) & done.created,
         reaffiliated=done.researchers | listed,
+        released=moved - resolved - unlisted - listed,
     )
 
 
@@ -599,17 +611,17 @@ class _RelRows:
 
 def _write_rels(
     tx: ManagedTransaction, records: list[RecordRows], done: _Written
-) -> tuple[set[str], set[str], set[str]]:
+) -> tuple[set[str], set[str], set[str], set[str]]:
     """Release what winning rows owned, then write every applicable relationship row; returns the
-    researchers whose edges were released, of those the ones released from an authorship, and the
-    researchers given listed affiliations.
+    researchers whose edges were released, of those the ones released from an authorship, the
+    researchers given listed affiliations, and those released from one.
 
     Nodes in `done.created` are new in this transaction: nothing to release, and an edge touching
     one is created without MERGE's existence check."""
     rels = _RelRows(done)
     for ri, record in enumerate(records):
         rels.add_record(ri, record)
-    touched, moved = _release(tx, rels.owners, done.created)
+    touched, moved, unlisted = _release(tx, rels.owners, done.created)
     if rels.refs:
         tx.run(load_nodes.UPSERT_REFS, refs=[{"key": k, "keys": v} for k, v in rels.refs.items()]).consume()
     for rel_type, by_ends in rels.rows.items():
@@ -621,15 +633,16 @@ def _write_rels(
             tx.run(
                 _WRITE_REL[rel_type], rows=known, priority=dict(SOURCE_PRIORITY), sources=sorted(SOURCE_PRIORITY)
             ).consume()
-    return touched, moved, {row["start"] for row in rels.rows.get("LISTED_AFFILIATION", {}).values()}
+    listed = {row["start"] for row in rels.rows.get("LISTED_AFFILIATION", {}).values()}
+    return touched, moved, listed, unlisted
 
 
 def _release(
     tx: ManagedTransaction, owners: dict[tuple[str, str, str], list[str]], created: set[str]
-) -> tuple[set[str], set[str]]:
+) -> tuple[set[str], set[str], set[str]]:
     """Each owner's sources leave its edges of the owned types whose other end they no longer state
     (one row per owner node, nodes created in this batch skipped); returns the touched researchers
-    and, of those, the ones released from an authorship."""
+    and, of those, the ones released from an authorship and the ones released from a listed affiliation."""
     by_owner: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for (rel_type, owner_id, source), keep in sorted(owners.items()):
         by_owner.setdefault((rel_type, owner_id), []).append({"source": source, "keep": keep})
@@ -639,10 +652,13 @@ def _release(
             by_type.setdefault(rel_type, []).append({"id": owner_id, "sources": sources})
     touched: set[str] = set()
     moved: set[str] = set()
+    unlisted: set[str] = set()
     for rel_type, owner_rows in by_type.items():
         for rec in tx.run(_RELEASE[rel_type], owners=owner_rows):
             if "researcher" in rec.keys():
                 touched.add(rec["researcher"])
                 if rel_type == "AUTHORED":
                     moved.add(rec["researcher"])
-    return touched, moved
+                else:
+                    unlisted.add(rec["researcher"])
+    return touched, moved, unlisted

@@ -55,10 +55,21 @@ RETURN r.id AS id, r.name AS name, r.name_key AS name_key,
        COLLECT { MATCH (r)-[:AUTHORED]->(:Paper)-[:CITES]->(q:Paper) RETURN DISTINCT q.id LIMIT $cap } AS cited
 """
 
-# Drops the links and candidates of the given researchers (recomputed next); returns nothing.
-CLEAR_LINKS: LiteralString = """
+# The links and candidates of the given researchers, each once: {rel (its element id), type, a, b (its ends' ids,
+# from start to end), score, evidence, model}; relink compares them with the ones it decided, and writes only
+# what differs.
+LINKS_OF: LiteralString = """
 UNWIND $ids AS rid
-MATCH (:Researcher {id: rid})-[l:SAME_PERSON|MAYBE_SAME_PERSON]-()
+MATCH (:Researcher {id: rid})-[l:SAME_PERSON|MAYBE_SAME_PERSON]-(:Researcher)
+WITH DISTINCT l
+RETURN elementId(l) AS rel, type(l) AS type, startNode(l).id AS a, endNode(l).id AS b, l.score AS score,
+       l.evidence AS evidence, l.model AS model
+"""
+
+# Drops the links and candidates with the given element ids ($rels): the ones relink no longer decides.
+DELETE_LINKS: LiteralString = """
+UNWIND $rels AS rel
+MATCH ()-[l]->() WHERE elementId(l) = rel
 DELETE l
 """
 

@@ -14,7 +14,8 @@ READ_STATE: LiteralString = "MATCH (s:SyncState {source: $source}) RETURN proper
 READ_STATES: LiteralString = "MATCH (s:SyncState) RETURN properties(s) AS state ORDER BY s.source"
 
 # $unit, $papers, $researchers, $moved, $refs, $categories, $new (['entity:OA id']), $seen: the unit's pending work;
-# $reauthored: [] when the source notes reauthored works per batch (OpenAlex), null when every author is rebuilt.
+# $reauthored: [] when the source notes reauthored works per batch (OpenAlex), null when every author is rebuilt;
+# $before: [] when the source notes each replaced work's authorships per batch (OpenAlex works), else null.
 # A unit already pending (a killed run) keeps its classification (`pending_new`, `pending_seen`: read
 # before anything was written) and gains what this run read.
 BEGIN_UNIT: LiteralString = """
@@ -33,14 +34,17 @@ SET s.pending_new = CASE WHEN again THEN s.pending_new ELSE $new END,
     s.pending_categories = COLLECT { UNWIND (CASE WHEN again THEN coalesce(s.pending_categories, []) ELSE [] END)
                                      + $categories AS x RETURN DISTINCT x },
     s.pending_reauthored = CASE WHEN again THEN s.pending_reauthored ELSE $reauthored END,
+    s.pending_before = CASE WHEN again THEN s.pending_before ELSE $before END,
     s.pending_unit = $unit
 RETURN s.pending_new AS new, s.pending_seen AS seen
 """
 
-# Adds to the pending unit's lists inside a merge's transaction: $researchers, $papers, $categories.
+# Adds to the pending unit's lists inside a merge's transaction: $researchers, $papers, $categories, and $before
+# (the states of the papers a merge changes, noted before it: NOTE_REAUTHORED's, when the unit notes them).
 ADD_PENDING: LiteralString = """
 MATCH (s:SyncState {source: $source})
-SET s.pending_categories = COLLECT { UNWIND coalesce(s.pending_categories, []) + $categories AS x
+SET s.pending_before = CASE WHEN s.pending_before IS NULL THEN null ELSE s.pending_before + $before END,
+    s.pending_categories = COLLECT { UNWIND coalesce(s.pending_categories, []) + $categories AS x
                                      RETURN DISTINCT x },
     s.pending_researchers = COLLECT { UNWIND coalesce(s.pending_researchers, []) + $researchers AS x
                                       RETURN DISTINCT x },
@@ -57,26 +61,56 @@ MATCH (s:SyncState {source: $source})
 RETURN s.pending_unit AS unit, coalesce(s.pending_papers, []) AS papers,
        coalesce(s.pending_researchers, []) AS researchers, coalesce(s.pending_moved, []) AS moved,
        coalesce(s.pending_refs, []) AS refs, coalesce(s.pending_categories, []) AS categories,
-       s.pending_reauthored AS reauthored
+       s.pending_reauthored AS reauthored, s.pending_before AS before
 """
 
 # The authorships the source states now of the works about to be replaced ($ids: short ids), to compare with
-# the records (loaders/sync/authorships.py): {paper, oid, authorships: [{id, oid, institutions}]}.
+# the records (loaders/sync/authorships.py): {paper, oid, authorships: [{id, oid, institutions}]}, and what the
+# paper's derived data hangs on (PAPER_STATES' columns: year, authors, categories, cited).
 AUTHORSHIPS_HELD: LiteralString = """
 UNWIND $ids AS oid
 MATCH (p:Paper {openalex_id: oid})
 RETURN p.id AS paper, oid,
        COLLECT { MATCH (a:Researcher)-[r:AUTHORED]->(p) WHERE $source IN coalesce(r.sources, [])
                  RETURN {id: a.id, oid: a.openalex_id, institutions: coalesce(r.institution_ids, [])} }
-         AS authorships
+         AS authorships,
+       p.year AS year,
+       COLLECT { MATCH (a:Researcher)-[r:AUTHORED]->(p) RETURN [a.id, coalesce(r.institution_ids, []), a.name] }
+         AS authors,
+       coalesce(p.category_ids, []) AS categories,
+       COLLECT { MATCH (p)-[:CITES]->(q:Paper) RETURN q.id ORDER BY q.id } AS cited
 """
 
-# A batch's lost authors ($moved: rebuilt whole) and reauthored works ($papers: pairs recounted), added to the
-# pending unit before the batch is written.
+# What a paper `p` holds that its pairs, affiliations and identity evidence hang on: {oid, id, year, authors:
+# [[researcher id, institution ids, name]], categories, cited} (loaders/derived.paper_changes compares the state
+# noted before a sync replaced or merged it with the state after).
+_PAPER_STATE: LiteralString = """
+RETURN p.openalex_id AS oid, p.id AS id, p.year AS year,
+       COLLECT { MATCH (a:Researcher)-[r:AUTHORED]->(p) RETURN [a.id, coalesce(r.institution_ids, []), a.name] }
+         AS authors,
+       coalesce(p.category_ids, []) AS categories,
+       COLLECT { MATCH (p)-[:CITES]->(q:Paper) RETURN q.id ORDER BY q.id } AS cited
+"""
+
+# _PAPER_STATE of the papers of the given OpenAlex works ($ids: short ids).
+PAPER_STATES: LiteralString = "UNWIND $ids AS oid MATCH (p:Paper {openalex_id: oid})" + _PAPER_STATE
+
+# _PAPER_STATE of the given papers ($ids: internal ids).
+PAPER_STATES_BY_ID: LiteralString = "UNWIND $ids AS pid MATCH (p:Paper {id: pid})" + _PAPER_STATE
+
+# _PAPER_STATE of the papers of the researcher about to be merged away ($old: short OpenAlex id).
+PAPER_STATES_OF_AUTHOR: LiteralString = (
+    "MATCH (:Researcher {openalex_id: $old})-[:AUTHORED]->(p:Paper) WITH DISTINCT p" + _PAPER_STATE
+)
+
+# A batch's reauthored works ($papers: the works the graph lacks, whose pairs a rerun recounts) and the state of
+# each work it replaces ($before: JSON each, loaders/sync/authorships.py), added to the pending unit before the
+# batch is written; a work noted already (a killed run's note: the state before any write) keeps its first note,
+# read first.
 NOTE_REAUTHORED: LiteralString = """
 MATCH (s:SyncState {source: $source})
-SET s.pending_moved = COLLECT { UNWIND coalesce(s.pending_moved, []) + $moved AS x RETURN DISTINCT x },
-    s.pending_reauthored = COLLECT { UNWIND coalesce(s.pending_reauthored, []) + $papers AS x RETURN DISTINCT x }
+SET s.pending_reauthored = COLLECT { UNWIND coalesce(s.pending_reauthored, []) + $papers AS x RETURN DISTINCT x },
+    s.pending_before = coalesce(s.pending_before, []) + $before
 """
 
 # The last change's number (the `change_seq` index gives it in order).
@@ -98,7 +132,7 @@ CALL (s) {
 SET s[$mark] = $value, s.last_sync_at = datetime(), s.last_unit = $unit,
     s.pending_unit = null, s.pending_new = null, s.pending_seen = null, s.pending_papers = null,
     s.pending_researchers = null, s.pending_moved = null, s.pending_refs = null, s.pending_categories = null,
-    s.pending_reauthored = null
+    s.pending_reauthored = null, s.pending_before = null
 """
 
 # Ends a sync run: what it did, as JSON ($summary), and when.

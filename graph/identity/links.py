@@ -86,8 +86,9 @@ def relink(
     same_name_bucket: int = Settings.same_name_max_bucket,
     progress: Progress | None = None,
 ) -> int:
-    """Recompute the links and candidates of the same-name buckets of `ids` (their old ones dropped first: a
-    bucket's links are decided together, linking.accepted_links); returns the links written. Each chunk is one
+    """Recompute the links and candidates of the same-name buckets of `ids` (a bucket's links are decided
+    together, linking.accepted_links; only those that differ from the ones held are deleted and written); returns
+    the links decided. Each chunk is one
     write transaction under the caller's writer lock (graph/versions.execute_marked)."""
     linked = 0
     with translated_errors("linking researcher records"), driver.session(database=database) as session:
@@ -119,9 +120,27 @@ def _row(pair: ScoredPair) -> dict[str, Any]:
 def _store(
     tx: ManagedTransaction, ids: list[str], links: list[dict[str, Any]], maybe: list[dict[str, Any]], version: str
 ) -> None:
-    _write(tx, q.CLEAR_LINKS, ids=ids)
-    _write(tx, q.WRITE_LINKS, rows=links, model=version)
-    _write(tx, q.WRITE_MAYBE, rows=maybe, model=version)
+    """Make the links and candidates of `ids` the decided ones, writing only what differs from those held (a
+    bucket whose evidence is as it was keeps its edges untouched)."""
+    held = _rows(tx, q.LINKS_OF, ids=ids)
+    wanted = {("SAME_PERSON", r["a"], r["b"]): r for r in links} | {
+        ("MAYBE_SAME_PERSON", r["a"], r["b"]): r for r in maybe
+    }
+    kept: set[tuple[str, str, str]] = set()
+    stale: list[str] = []
+    for h in held:
+        key = (h["type"], h["a"], h["b"])
+        row = wanted.get(key)
+        same = row is not None and (h["score"], h["evidence"], h["model"]) == (row["score"], row["evidence"], version)
+        if same and key not in kept:
+            kept.add(key)
+        else:
+            stale.append(h["rel"])
+    if stale:
+        _write(tx, q.DELETE_LINKS, rels=stale)
+    _write(tx, q.WRITE_LINKS, rows=[r for r in links if ("SAME_PERSON", r["a"], r["b"]) not in kept], model=version)
+    fresh = [r for r in maybe if ("MAYBE_SAME_PERSON", r["a"], r["b"]) not in kept]
+    _write(tx, q.WRITE_MAYBE, rows=fresh, model=version)
 
 
 def all_researcher_ids(driver: Driver, database: str, page: int = 10_000) -> list[str]:

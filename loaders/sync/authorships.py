@@ -1,13 +1,15 @@
 """What a batch of updated works changes in authorship, noted on the source's SyncState before it is written.
 
 A sync replaces a work's record; of its derived data only what hangs on its authorships needs more than the
-paper itself: the co-author pairs, affiliations and network ties of its authors. So before each batch is
-written, its works' authorships as the graph holds them (the edges this source states) are compared with what
-the records say: an author the record no longer names is *lost* (every pair and affiliation of it is rebuilt:
-`pending_moved`), and a work whose set of (author, institutions) differs is *reauthored* (its pairs are
-recounted: `pending_reauthored`). A work whose authorships are the same (a new title, new references) costs
-its paper's own derived data only. Noted before the write, so a sync killed after it and run again still
-recomputes them (the rerun's comparison finds nothing left to change).
+paper itself: the co-author pairs, affiliations, network ties and identity evidence of its authors. So before
+each batch is written, the state of each work it replaces is noted (`pending_before`: its year, its authors with
+the institutions each states, its categories and the papers it cites, as the graph holds them); when the unit's
+records are written, loaders/derived.paper_changes compares that with what the graph holds then, and only the
+pairs, affiliations, ties and identity links the difference reaches are recomputed. A work whose authorships are
+the same (a new title, new references) costs its paper's own derived data only. A work the graph lacks is
+*reauthored* (`pending_reauthored`): new now, its pairs are added when it is created, and a rerun after a kill
+finds it and recounts them. Noted before the write, and a work's first note wins, so a sync killed after it and
+run again compares the state before any write with the state after.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import orjson
 from neo4j import Driver
 
 from weft.graph.driver import translated_errors
@@ -76,7 +79,8 @@ def compare(new: dict[str, tuple[str, Signature]], held: Iterable[dict[str, Any]
 
 
 def note_batch(driver: Driver, database: str, source: str, batch: list[RecordRows]) -> None:
-    """Note the batch's lost authors and reauthored works on the source's pending unit (module docstring)."""
+    """Note the batch's works the graph lacks and the state of those it replaces on the source's pending unit
+    (module docstring)."""
     new = dict(sig for rows in batch if (sig := record_signature(rows)) is not None)
     if not new:
         return
@@ -84,8 +88,31 @@ def note_batch(driver: Driver, database: str, source: str, batch: list[RecordRow
         held, _, _ = driver.execute_query(
             q.AUTHORSHIPS_HELD, ids=sorted(new), source=source, database_=database, routing_="r"
         )
-        lost, reauthored = compare(new, [r.data() for r in held])
-        if lost or reauthored:
-            driver.execute_query(
-                q.NOTE_REAUTHORED, source=source, moved=sorted(lost), papers=sorted(reauthored), database_=database
-            )
+        rows = [r.data() for r in held]
+        _, reauthored = compare(new, rows)
+        reauthored &= {pid for oid, (pid, _) in new.items() if oid not in {row["oid"] for row in rows}}
+        driver.execute_query(
+            q.NOTE_REAUTHORED,
+            source=source,
+            papers=sorted(reauthored),
+            before=[before_note(row) for row in rows],
+            database_=database,
+        )
+
+
+def before_note(row: dict[str, Any]) -> str:
+    """The note of a work's state before a sync replaces it (AUTHORSHIPS_HELD's row), keyed by its OpenAlex id."""
+    return state_note({**row, "id": row["paper"]}, "oid")
+
+
+def state_note(row: dict[str, Any], by: str) -> str:
+    """The note of a paper's state (queries/sync.py _PAPER_STATE's columns) before a sync changes it: JSON keyed
+    by `by` ('oid': the OpenAlex id, for a work replaced by its record; 'id': the internal id), the columns
+    loaders/derived.paper_changes compares.
+
+    >>> state_note({"oid": "W1", "id": "p1", "year": 2020, "authors": [["r1", ["i1"], "A B"]], "categories": [],
+    ...             "cited": ["p2"]}, "oid")
+    '{"key":"oid:W1","id":"p1","year":2020,"authors":[["r1",["i1"],"A B"]],"categories":[],"cited":["p2"]}'
+    """
+    state = {"key": f"{by}:{row[by]}", "id": row["id"], "year": row["year"], "authors": row["authors"]}
+    return orjson.dumps(state | {"categories": row["categories"], "cited": row["cited"]}).decode()

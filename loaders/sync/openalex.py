@@ -32,7 +32,7 @@ from weft.loaders.reader import Item, is_object, read_records
 from weft.loaders.records import Rejected, record_rows
 from weft.loaders.rows import RecordRows
 from weft.loaders.storage import DataPath
-from weft.loaders.sync.authorships import note_batch
+from weft.loaders.sync.authorships import note_batch, state_note
 from weft.loaders.sync.openalex_layout import (
     LABELS,
     Manifest,
@@ -257,8 +257,8 @@ def _apply_unit(
         name,
         papers=[r["paper"] for r in before],
         researchers=authors,
-        moved=[],  # the authors a work loses: noted per batch (note_batch)
-        reauthored=[],  # and the works whose authorships change (ditto)
+        reauthored=[],  # the works the graph lacks: noted per batch (note_batch)
+        notes_before=True,  # and the state of each work replaced (ditto)
         refs=sorted({k for r in before for k in r["refs"]}),
         categories=sorted({c for r in before for c in r["categories"]}),
         new=new,
@@ -333,8 +333,11 @@ def _merges(driver: Driver, database: str, plan: _Plan, report: SyncReport, limi
 
 
 def _apply_merges(driver: Driver, database: str, entity: str, unit: str, merges: list[Merge]) -> None:
-    """Merges in transactions of MERGE_CHUNK, each noting what to recompute and the changes to log."""
-    begin_unit(driver, database, _SOURCE, unit)
+    """Merges in transactions of MERGE_CHUNK, each noting what to recompute and the changes to log. Works and
+    authors: the state of each paper a merge changes is noted before it, and only what differs after is
+    recomputed (derived.paper_changes); institutions: their researchers' derived data is rebuilt whole."""
+    notes = entity in ("works", "authors")
+    begin_unit(driver, database, _SOURCE, unit, reauthored=[] if notes else None, notes_before=notes)
     with translated_errors("merging retired ids"), driver.session(database=database) as session:
         for start in range(0, len(merges), MERGE_CHUNK):
             execute_marked(session, _merge_chunk_tx, entity, merges[start : start + MERGE_CHUNK])
@@ -347,9 +350,14 @@ def _merge_chunk_tx(tx: ManagedTransaction, entity: str, merges: list[Merge]) ->
     researchers: list[str] = []
     categories: list[str] = []
     entries: list[ChangeEntry] = []
+    before: list[str] = []
     for merge in merges:
         if entity == "works":
             categories += [r["id"] for r in tx.run(q.CATEGORIES_OF_WORK, old=merge.id)]
+            works = [merge.id] if merge.into is None else [merge.id, merge.into]
+            before += [state_note(r.data(), "oid") for r in tx.run(q.PAPER_STATES, ids=works)]
+        elif entity == "authors":
+            before += [state_note(r.data(), "id") for r in tx.run(q.PAPER_STATES_OF_AUTHOR, old=merge.id)]
         rec = tx.run(_MERGE_AWAY[entity], old=merge.id, into=merge.into, keys=_OTHER_KEYS[entity]).single()
         if rec is None:
             continue  # not in the graph (or only another source states it and nothing survives): nothing moved
@@ -369,5 +377,6 @@ def _merge_chunk_tx(tx: ManagedTransaction, entity: str, merges: list[Merge]) ->
             researchers=sorted(set(researchers)),
             papers=sorted(set(papers)),
             categories=sorted(set(categories)),
+            before=before,
         ).consume()
         note_changes(tx, _SOURCE, entries)

@@ -367,7 +367,7 @@ def _delete_tx(tx: ManagedTransaction, entity: str, query: LiteralString, oid: s
     papers = [p for p in rec["papers"] if p]
     if entity == "authors" and not rec["gone"]:
         researchers.append(rec["id"])
-    tx.run(q.ADD_PENDING, source=SOURCE, researchers=researchers, papers=papers, categories=[]).consume()
+    tx.run(q.ADD_PENDING, source=SOURCE, researchers=researchers, papers=papers, categories=[], before=[]).consume()
     if rec["gone"]:
         note_change(tx, _SOURCE, entity, "deleted", oid, rec["id"], None)
 

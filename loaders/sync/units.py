@@ -95,11 +95,13 @@ def begin_unit(
     new: Iterable[str] = (),
     seen: Iterable[str] = (),
     reauthored: Iterable[str] | None = None,
+    notes_before: bool = False,
 ) -> None:
     """Note the unit's pending work before its first write (`new`/`seen`: 'entity:source id' in order; a
     unit already pending from a killed run keeps its first classification and gains the rest). `reauthored`
-    is [] for a source that notes lost authors and reauthored works per batch (loaders/sync/authorships.py);
-    None rebuilds every author of a replaced record whole."""
+    is [] for a source that notes reauthored works per batch (loaders/sync/authorships.py); None rebuilds every
+    author of a replaced record whole. `notes_before`: the source notes each replaced work's state per batch
+    too, and only what differs from it after the write is recomputed (derived.paper_changes)."""
     with translated_errors("noting the sync's unit"):
         driver.execute_query(
             q.BEGIN_UNIT,
@@ -113,6 +115,7 @@ def begin_unit(
             new=list(new),
             seen=list(seen),
             reauthored=None if reauthored is None else list(reauthored),
+            before=[] if notes_before else None,
             database_=database,
         )
 
@@ -131,13 +134,35 @@ def finish(driver: Driver, database: str, source: SyncSource, writer: GraphWrite
         if pend["reauthored"] is None:  # every author of a replaced record rebuilt whole
             writer.moved_researchers |= moved
             writer.reaffiliated |= researchers
-        else:  # only the authors records lost, and the pairs of works whose authorships changed
+        elif pend["before"] is None:  # only the authors records lost, and the pairs of works whose authorships changed
             writer.moved_researchers |= lost
             writer.reaffiliated |= lost
             writer.reauthored = set(pend["reauthored"])
+        else:  # what differs from the replaced works' noted states; only merged or renamed researchers whole
+            writer.before = first_notes(strings(pend["before"]))
+            # released researchers the notes name are recounted from them (paper_changes); any other is rebuilt whole
+            noted = {a[0] for state in writer.before.values() for a in state["authors"]}
+            writer.moved_researchers = (writer.moved_researchers - (writer.released & noted)) | lost
+            writer.reaffiliated = (writer.reaffiliated - (writer.released & noted)) | lost
+            writer.reauthored = set(pend["reauthored"])
         writer.finish()
-    elif papers or researchers:
+    elif (papers or researchers) and pend["before"] is None:
         recompute(driver, database, papers, researchers, None, limits, moved=moved, reaffiliated=researchers)
+    elif papers or researchers:  # merges that noted the papers they change: what differs after
+        before = first_notes(strings(pend["before"]))
+        reauthored = set(pend["reauthored"] or ())
+        recompute(
+            driver,
+            database,
+            papers,
+            researchers,
+            None,
+            limits,
+            moved=lost,
+            reaffiliated=lost,
+            reauthored=reauthored,
+            before=before,
+        )
     with translated_errors("removing what nothing states any more"):
         if pend["refs"]:
             run_marked(driver, database, q.DELETE_ORPHAN_REFS, keys=pend["refs"])
@@ -146,6 +171,20 @@ def finish(driver: Driver, database: str, source: SyncSource, writer: GraphWrite
             deleted = run_marked(driver, database, q.DELETE_ORPHAN_CATEGORIES, ids=pend["categories"])
             if not deleted[0]["deleted"]:
                 break
+
+
+def first_notes(notes: list[str]) -> dict[str, dict[str, Any]]:
+    """The noted states of replaced or merged papers by key ('oid:…' or 'id:…'), each paper's first note (made
+    before any write of it).
+
+    >>> first_notes(['{"key": "oid:W1", "year": 1}', '{"key": "oid:W1", "year": 2}'])
+    {'oid:W1': {'key': 'oid:W1', 'year': 1}}
+    """
+    found: dict[str, dict[str, Any]] = {}
+    for note in notes:
+        state = orjson.loads(note)
+        found.setdefault(state["key"], state)
+    return found
 
 
 def log_and_mark(driver: Driver, database: str, source: SyncSource, unit: str, mark: str, value: str) -> None:

@@ -100,6 +100,18 @@ def test_a_load_links_the_records_the_evidence_joins(loaded: Driver) -> None:
     assert not any("A3" in pair for pair in links)
 
 
+def test_relinking_an_unchanged_bucket_leaves_its_links_untouched(loaded: Driver) -> None:
+    """relink writes only what differs from the links held: the same evidence keeps the same edge (a probe set on
+    it stays), not a deleted and recreated one."""
+    before = _links(loaded, "SAME_PERSON")
+    loaded.execute_query("MATCH (:Researcher)-[l:SAME_PERSON]->(:Researcher) SET l.probe = true")
+    with writer_lock(loaded, "neo4j", "test"):
+        relink(loaded, "neo4j", [_id(loaded, a) for a in ("A1", "A2", "A3")])
+    after = _links(loaded, "SAME_PERSON")
+    assert after == {pair: {**props, "probe": True} for pair, props in before.items()}
+    loaded.execute_query("MATCH (:Researcher)-[l:SAME_PERSON]->(:Researcher) REMOVE l.probe")
+
+
 def test_the_threshold_decides_link_or_candidate(loaded: Driver) -> None:
     """A model that only believes shared co-authors: two of them score sigmoid(4 log 3 - 3) = 0.80, none 0.047."""
     only_coauthors = LinkModel(tuple(4.0 if f == "shared_coauthors" else 0.0 for f in FEATURES), -3.0, threshold=0.5)

@@ -461,24 +461,10 @@ def test_a_retitled_work_leaves_its_authors_pairs_alone(
     monkeypatch.setattr(write, "recompute", recompute)
     reset(driver, settings.neo4j_database)
     sync_openalex(driver, snapshots[0], database=settings.neo4j_database)
-    root = tmp_path / "retitled"
-    shutil.copytree(snapshots[0], root)
     work = CHANGES["retitled"]
-    record = next(
-        r
-        for part in sorted((root / "data" / "works").glob("updated_date=*/part_*.gz"))
-        for r in map(json.loads, gzip.decompress(part.read_bytes()).splitlines())
-        if r["id"].endswith(work)
-    )
+    record = _record_of(snapshots[0], work)
     record["title"] = record["display_name"] = "A title and nothing else changed"
-    record["updated_date"] = "2026-01-01T00:00:00"
-    part = root / "data" / "works" / "updated_date=2026-01-01" / "part_000.gz"
-    part.parent.mkdir()
-    part.write_bytes(gzip.compress((json.dumps(record) + "\n").encode()))
-    manifest = json.loads((root / "data" / "works" / "manifest").read_text())
-    url = "s3://openalex/data/works/updated_date=2026-01-01/part_000.gz"
-    manifest["entries"].append({"url": url, "meta": {"content_length": part.stat().st_size, "record_count": 1}})
-    (root / "data" / "works" / "manifest").write_text(json.dumps(manifest))
+    root = _one_work_update(snapshots[0], tmp_path / "retitled", record)
     pairs = """MATCH (:Paper {openalex_id: $w})<-[:AUTHORED]-(a:Researcher)-[c:COAUTHORED_WITH]-(:Researcher)
                SET c.probe = true RETURN count(DISTINCT c) AS n, sum(c.weight) AS w"""
     before = _one(driver, settings, pairs, w=work)
@@ -493,3 +479,63 @@ def test_a_retitled_work_leaves_its_authors_pairs_alone(
     assert _one(driver, settings, "MATCH (p:Paper {openalex_id: $w}) RETURN p.title AS t", w=work) == [
         {"t": "A title and nothing else changed"}
     ]
+
+
+def _record_of(snapshot: Path, work: str) -> dict[str, Any]:
+    """The work's record in a snapshot."""
+    return next(
+        r
+        for part in sorted((snapshot / "data" / "works").glob("updated_date=*/part_*.gz"))
+        for r in map(json.loads, gzip.decompress(part.read_bytes()).splitlines())
+        if r["id"].endswith(work)
+    )
+
+
+def _one_work_update(snapshot: Path, root: Path, record: dict[str, Any]) -> Path:
+    """A copy of the snapshot at `root` with one newer works partition holding `record` (manifest to match)."""
+    shutil.copytree(snapshot, root)
+    record["updated_date"] = "2026-01-01T00:00:00"
+    part = root / "data" / "works" / "updated_date=2026-01-01" / "part_000.gz"
+    part.parent.mkdir()
+    part.write_bytes(gzip.compress((json.dumps(record) + "\n").encode()))
+    manifest = json.loads((root / "data" / "works" / "manifest").read_text())
+    url = "s3://openalex/data/works/updated_date=2026-01-01/part_000.gz"
+    manifest["entries"].append({"url": url, "meta": {"content_length": part.stat().st_size, "record_count": 1}})
+    (root / "data" / "works" / "manifest").write_text(json.dumps(manifest))
+    return root
+
+
+def test_a_lost_author_has_only_its_pairs_on_that_work_recounted(
+    driver: Driver,
+    settings: Settings,
+    snapshots: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A work that loses an author recounts the pairs that authorship counted in, not the author whole
+    (derived.paper_changes): the recompute is asked to rebuild no researcher whole, each pair of the lost author
+    with the work's other authors loses one paper (dropped at none), and the author's other pairs stay."""
+    asked: list[dict[str, Any]] = []
+    real_recompute = write.recompute
+
+    def recompute(*args: Any, **kwargs: Any) -> int:
+        asked.append(kwargs)
+        return real_recompute(*args, **kwargs)
+
+    monkeypatch.setattr(write, "recompute", recompute)
+    reset(driver, settings.neo4j_database)
+    sync_openalex(driver, snapshots[0], database=settings.neo4j_database)
+    work, gone = CHANGES["loses_author"]
+    record = _record_of(snapshots[0], work)
+    record["authorships"] = [a for a in record["authorships"] if not a["author"]["id"].endswith(gone)]
+    root = _one_work_update(snapshots[0], tmp_path / "lost", record)
+    weights = """MATCH (a:Researcher {openalex_id: $a})-[c:COAUTHORED_WITH]-(b:Researcher)
+                 RETURN b.id AS b, c.weight AS weight, EXISTS { (b)-[:AUTHORED]->(:Paper {openalex_id: $w}) } AS on"""
+    before = {r["b"]: r for r in _one(driver, settings, weights, a=gone, w=work)}
+    assert any(r["on"] for r in before.values()) and any(not r["on"] for r in before.values())
+    asked.clear()
+    sync_openalex(driver, root, database=settings.neo4j_database)
+    assert [(k["moved"], k["reaffiliated"]) for k in asked] == [(set(), set())]
+    after = {r["b"]: r["weight"] for r in _one(driver, settings, weights, a=gone, w=work)}
+    wanted = {b: r["weight"] - 1 if r["on"] else r["weight"] for b, r in before.items()}
+    assert after == {b: w for b, w in wanted.items() if w > 0}
