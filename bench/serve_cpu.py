@@ -163,7 +163,8 @@ def run_cpu(
 
 def cpu_table(results: list[CpuSlice]) -> list[str]:
     """Per pair: median CPU ms per request of each server (and of Neo4j for its requests), their ratios, req/s,
-    errors and load. Slices that completed no request (a starved generator on a busy machine) are left out."""
+    errors and load. Slices that completed no request (a starved generator on a busy machine) are left out.
+    With a `before` Weft (`--before-code`), a second table sets it beside this one."""
     lines = [
         "| pair | Weft CPU s / 1,000 req | peer CPU s / 1,000 req | **peer ÷ Weft** | Neo4j for Weft | Neo4j for peer "
         "| **(peer + its Neo4j) ÷ (Weft + its Neo4j)** | Weft req/s | peer req/s | slices (Weft, peer; empty) "
@@ -196,5 +197,41 @@ def cpu_table(results: list[CpuSlice]) -> list[str]:
             f"{num(total, True)} | {num(rps['weft'])} | {num(rps['peer'])} | "
             f"{len(kept['weft'])}, {len(kept['peer'])}; {empty} | {errors[0]}, {errors[1]} | "
             f"{min(loads):.1f}–{max(loads):.1f} |"
+        )
+    if any(r.server == "before" for r in results):
+        lines += ["", *before_after_table(results)]
+    return lines
+
+
+def before_after_table(results: list[CpuSlice]) -> list[str]:
+    """Per pair: median CPU ms per request of Weft before and after (and of Neo4j for each), the change, and
+    the peer's beside them."""
+    lines = [
+        "| pair | Weft before CPU ms/req | Weft after | change | Neo4j for before / after | peer | "
+        "peer ÷ before | peer ÷ after | load (1 min) |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---|",
+    ]
+    for pair in dict.fromkeys(r.pair for r in results):
+        mine = [r for r in results if r.pair == pair and r.requests]
+
+        def med(server: str, neo4j: bool = False, mine: list[CpuSlice] = mine) -> float | None:
+            got = [r.neo4j_ms_per_request if neo4j else r.cpu_ms_per_request for r in mine if r.server == server]
+            values = [v for v in got if v is not None]
+            return statistics.median(values) if values else None
+
+        before, after, peer = med("before"), med("weft"), med("peer")
+        neo_b, neo_a = med("before", True), med("weft", True)
+
+        def num(value: float | None) -> str:
+            return "–" if value is None else f"{value:.2f}"
+
+        def ratio(top: float | None, bottom: float | None) -> str:
+            return "–" if top is None or not bottom else f"{top / bottom:.2f}x"
+
+        change = "–" if before is None or after is None else f"{100 * (after - before) / before:+.0f}%"
+        loads = [r.load1 for r in mine]
+        lines.append(
+            f"| {pair} | {num(before)} | {num(after)} | {change} | {num(neo_b)} / {num(neo_a)} | {num(peer)} | "
+            f"{ratio(peer, before)} | {ratio(peer, after)} | {min(loads):.1f}–{max(loads):.1f} |"
         )
     return lines
