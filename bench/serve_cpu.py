@@ -175,13 +175,6 @@ def cpu_table(results: list[CpuSlice]) -> list[str]:
         mine = [r for r in results if r.pair == pair]
         kept = {s: [r for r in mine if r.server == s and r.requests] for s in ("weft", "peer")}
 
-        def med(values: list[float | None]) -> float | None:
-            got = [v for v in values if v is not None]
-            return statistics.median(got) if got else None
-
-        def num(value: float | None, bold: bool = False) -> str:
-            return "–" if value is None else (f"**{value:.2f}x**" if bold else f"{value:.2f}")
-
         weft = med([r.cpu_ms_per_request for r in kept["weft"]])
         peer = med([r.cpu_ms_per_request for r in kept["peer"]])
         neo_w = med([r.neo4j_ms_per_request for r in kept["weft"]])
@@ -203,6 +196,17 @@ def cpu_table(results: list[CpuSlice]) -> list[str]:
     return lines
 
 
+def med(values: list[float | None]) -> float | None:
+    """The median of the values given (None: none given)."""
+    got = [v for v in values if v is not None]
+    return statistics.median(got) if got else None
+
+
+def num(value: float | None, bold: bool = False) -> str:
+    """A figure for a table: two decimals, bold as a ratio, `–` for none."""
+    return "–" if value is None else (f"**{value:.2f}x**" if bold else f"{value:.2f}")
+
+
 def before_after_table(results: list[CpuSlice]) -> list[str]:
     """Per pair: median CPU ms per request of Weft before and after (and of Neo4j for each), the change, and
     the peer's beside them."""
@@ -214,16 +218,11 @@ def before_after_table(results: list[CpuSlice]) -> list[str]:
     for pair in dict.fromkeys(r.pair for r in results):
         mine = [r for r in results if r.pair == pair and r.requests]
 
-        def med(server: str, neo4j: bool = False, mine: list[CpuSlice] = mine) -> float | None:
-            got = [r.neo4j_ms_per_request if neo4j else r.cpu_ms_per_request for r in mine if r.server == server]
-            values = [v for v in got if v is not None]
-            return statistics.median(values) if values else None
+        def of(server: str, neo4j: bool = False, mine: list[CpuSlice] = mine) -> float | None:
+            return med([r.neo4j_ms_per_request if neo4j else r.cpu_ms_per_request for r in mine if r.server == server])
 
-        before, after, peer = med("before"), med("weft"), med("peer")
-        neo_b, neo_a = med("before", True), med("weft", True)
-
-        def num(value: float | None) -> str:
-            return "–" if value is None else f"{value:.2f}"
+        before, after, peer = of("before"), of("weft"), of("peer")
+        neo_b, neo_a = of("before", True), of("weft", True)
 
         def ratio(top: float | None, bottom: float | None) -> str:
             return "–" if top is None or not bottom else f"{top / bottom:.2f}x"
