@@ -1057,10 +1057,27 @@ def chosen_pairs(names: str, ids: Ids) -> list[gq.Pair]:
 
 
 def cpu_mode(
-    args: argparse.Namespace, pairs: list[gq.Pair], weft: Server, peer: Server | None, payload: dict[str, Any]
+    args: argparse.Namespace,
+    pairs: list[gq.Pair],
+    weft: Server,
+    peer: Server | None,
+    payload: dict[str, Any],
+    stack: ExitStack,
 ) -> list[str]:
-    """`cpu`: CPU per 1,000 requests of Weft's and the peer's processes (and Neo4j's for each), its table."""
+    """`cpu`: CPU per 1,000 requests of Weft's and the peer's processes (and Neo4j's for each), its table; with
+    `--before-code DIR`, a second Weft serving that snapshot ("before") is measured in the same rotation."""
     servers = {"weft": weft, **({"peer": peer} if peer else {})}
+    if args.before_code is not None:
+        before = weft_server(
+            args.uri,
+            args.weft_port + 1,
+            None,
+            OUT / "logs" / "weft-before.log",
+            args.before_code,
+            args.weft_bin,
+            {"WEFT_RESPONSE_CACHE_MB": "0"},
+        )
+        servers = {"before": stack.enter_context(before), **servers}
     pids = {name: (s.url, s.pid) for name, s in servers.items() if s.pid is not None}
     if len(pids) < len(servers):
         raise SystemExit("cpu mode measures the servers it starts: no --weft-url or --peer-url")
@@ -1097,6 +1114,12 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=None,
         help="serve the weft package in CODE/weft (a git archive of a commit) instead of the working tree",
+    )
+    parser.add_argument(
+        "--before-code",
+        type=Path,
+        default=None,
+        help="cpu: also serve CODE/weft (a git archive) as `before`, measured in the same rotation",
     )
     parser.add_argument(
         "--weft-bin",
@@ -1193,7 +1216,7 @@ def main(argv: list[str] | None = None) -> int:
             lines += p2_table(rows)
             lines += ["", "Every request:", "", *latency_table(rows)]
         elif args.mode == "cpu":
-            lines += cpu_mode(args, chosen_pairs(args.pairs, ids), weft_srv, peer_srv, payload)
+            lines += cpu_mode(args, chosen_pairs(args.pairs, ids), weft_srv, peer_srv, payload, stack)
         elif args.mode == "throughput":
             pairs = chosen_pairs(args.pairs, ids)
             servers = {"weft": weft_srv, **({"peer": peer_srv} if peer_srv else {})}

@@ -163,7 +163,8 @@ def run_cpu(
 
 def cpu_table(results: list[CpuSlice]) -> list[str]:
     """Per pair: median CPU ms per request of each server (and of Neo4j for its requests), their ratios, req/s,
-    errors and load. Slices that completed no request (a starved generator on a busy machine) are left out."""
+    errors and load. Slices that completed no request (a starved generator on a busy machine) are left out.
+    With a `before` Weft (`--before-code`), a second table sets it beside this one."""
     lines = [
         "| pair | Weft CPU s / 1,000 req | peer CPU s / 1,000 req | **peer ÷ Weft** | Neo4j for Weft | Neo4j for peer "
         "| **(peer + its Neo4j) ÷ (Weft + its Neo4j)** | Weft req/s | peer req/s | slices (Weft, peer; empty) "
@@ -173,13 +174,6 @@ def cpu_table(results: list[CpuSlice]) -> list[str]:
     for pair in dict.fromkeys(r.pair for r in results):
         mine = [r for r in results if r.pair == pair]
         kept = {s: [r for r in mine if r.server == s and r.requests] for s in ("weft", "peer")}
-
-        def med(values: list[float | None]) -> float | None:
-            got = [v for v in values if v is not None]
-            return statistics.median(got) if got else None
-
-        def num(value: float | None, bold: bool = False) -> str:
-            return "–" if value is None else (f"**{value:.2f}x**" if bold else f"{value:.2f}")
 
         weft = med([r.cpu_ms_per_request for r in kept["weft"]])
         peer = med([r.cpu_ms_per_request for r in kept["peer"]])
@@ -196,5 +190,47 @@ def cpu_table(results: list[CpuSlice]) -> list[str]:
             f"{num(total, True)} | {num(rps['weft'])} | {num(rps['peer'])} | "
             f"{len(kept['weft'])}, {len(kept['peer'])}; {empty} | {errors[0]}, {errors[1]} | "
             f"{min(loads):.1f}–{max(loads):.1f} |"
+        )
+    if any(r.server == "before" for r in results):
+        lines += ["", *before_after_table(results)]
+    return lines
+
+
+def med(values: list[float | None]) -> float | None:
+    """The median of the values given (None: none given)."""
+    got = [v for v in values if v is not None]
+    return statistics.median(got) if got else None
+
+
+def num(value: float | None, bold: bool = False) -> str:
+    """A figure for a table: two decimals, bold as a ratio, `–` for none."""
+    return "–" if value is None else (f"**{value:.2f}x**" if bold else f"{value:.2f}")
+
+
+def before_after_table(results: list[CpuSlice]) -> list[str]:
+    """Per pair: median CPU ms per request of Weft before and after (and of Neo4j for each), the change, and
+    the peer's beside them."""
+    lines = [
+        "| pair | Weft before CPU ms/req | Weft after | change | Neo4j for before / after | peer | "
+        "peer ÷ before | peer ÷ after | load (1 min) |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---|",
+    ]
+    for pair in dict.fromkeys(r.pair for r in results):
+        mine = [r for r in results if r.pair == pair and r.requests]
+
+        def of(server: str, neo4j: bool = False, mine: list[CpuSlice] = mine) -> float | None:
+            return med([r.neo4j_ms_per_request if neo4j else r.cpu_ms_per_request for r in mine if r.server == server])
+
+        before, after, peer = of("before"), of("weft"), of("peer")
+        neo_b, neo_a = of("before", True), of("weft", True)
+
+        def ratio(top: float | None, bottom: float | None) -> str:
+            return "–" if top is None or not bottom else f"{top / bottom:.2f}x"
+
+        change = "–" if before is None or after is None else f"{100 * (after - before) / before:+.0f}%"
+        loads = [r.load1 for r in mine]
+        lines.append(
+            f"| {pair} | {num(before)} | {num(after)} | {change} | {num(neo_b)} / {num(neo_a)} | {num(peer)} | "
+            f"{ratio(peer, before)} | {ratio(peer, after)} | {min(loads):.1f}–{max(loads):.1f} |"
         )
     return lines

@@ -6,6 +6,10 @@ samples the worker meanwhile and the run prints, per shape, the functions holdin
 own), so the fixed cost per request (HTTP, Starlette, Strawberry, graphql-core, driver decoding) is split by layer:
 
     .venv/bin/python -m bench.serve_profile --uri bolt://127.0.0.1:7831 --port 8831 --requests 400 [--py-spy]
+
+With `--before-code DIR` (a `git archive` of another commit under DIR/weft), a second worker serves that code on
+port + 1, and each shape is measured on both in turn (`--rounds` times, the order swapped each round), so the two
+columns share the machine's load.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -95,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=400, help="requests per shape (after 20 to warm)")
     parser.add_argument("--shapes", default=None, help="comma-separated subset (default: all)")
     parser.add_argument("--code", type=Path, default=None, help="serve CODE/weft (a git archive) instead")
+    parser.add_argument("--before-code", type=Path, default=None, help="also serve CODE/weft as `before`")
+    parser.add_argument("--rounds", type=int, default=2, help="with --before-code: rounds per shape")
     parser.add_argument("--py-spy", action="store_true", help="sample the worker with py-spy, print hot functions")
     parser.add_argument("--top", type=int, default=40)
     args = parser.parse_args(argv)
@@ -103,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     env = {"WEFT_RESPONSE_CACHE_MB": "0", "WEFT_WORKERS": "1"}
     logs = OUT / "logs"
     logs.mkdir(parents=True, exist_ok=True)
+    if args.before_code is not None:
+        return compare(args, env, logs)
     with (
         open_driver(args.uri) as driver,
         weft_server(args.uri, args.port, None, logs / "weft-profile.log", args.code, extra_env=env) as server,
@@ -147,6 +156,48 @@ def main(argv: list[str] | None = None) -> int:
                     print("\n".join(hot_functions(raw, args.top)), flush=True)
         weft.close()
     print(f"load average after: {fmt_load(load_average())}")
+    return 0
+
+
+def compare(args: argparse.Namespace, env: dict[str, str], logs: Path) -> int:
+    """Each shape on the `before` worker and on this one in turn: CPU ms per request of each, and the change."""
+    with (
+        open_driver(args.uri) as driver,
+        weft_server(args.uri, args.port, None, logs / "weft-profile.log", args.code, extra_env=env) as after,
+        weft_server(args.uri, args.port + 1, None, logs / "weft-before.log", args.before_code, extra_env=env) as before,
+    ):
+        assert after.pid is not None and before.pid is not None
+        ids = Ids.pick(driver, 4)
+        chosen = shapes(ids, list(ids.networks[:4]))
+        if args.shapes:
+            chosen = {k: v for k, v in chosen.items() if k in args.shapes.split(",")}
+        time.sleep(3)
+        servers = {
+            "before": (Http(before.url), worker_pid(before.pid)),
+            "after": (Http(after.url), worker_pid(after.pid)),
+        }
+        spent: dict[tuple[str, str], list[float]] = {}
+        loads: list[float] = []
+        for name, (query, variables) in chosen.items():
+            for round_ in range(args.rounds):
+                for label in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
+                    http, pid = servers[label]
+                    for k in range(20):
+                        http.data(query, variables(k))
+                    start = cpu_seconds(pid)
+                    for k in range(args.requests):
+                        http.data(query, variables(k + 20 + round_ * args.requests))
+                    ms = 1000 * (cpu_seconds(pid) - start) / args.requests
+                    spent.setdefault((name, label), []).append(ms)
+                    loads.append(load_average()[0])
+                    print(f"{name:22} {label:6} {ms:6.2f} CPU ms/request, load {fmt_load(load_average())}", flush=True)
+        for http, _ in servers.values():
+            http.close()
+    print("\n| shape | before CPU ms/req | after CPU ms/req | change |\n|---|---:|---:|---:|")
+    for name in chosen:
+        b, a = (statistics.median(spent[(name, label)]) for label in ("before", "after"))
+        print(f"| {name} | {b:.2f} | {a:.2f} | {100 * (a - b) / b:+.0f}% |")
+    print(f"\nload (1 min) during the run: {min(loads):.1f}–{max(loads):.1f}")
     return 0
 
 

@@ -215,6 +215,12 @@ def write_config(instance: Instance) -> None:
         # Bolt's network threads otherwise idle 5 s per connector at shutdown (10 s of every stop), after
         # the databases have already stopped and checkpointed
         "internal.dbms.bolt.netty_server_shutdown_quiet_period=0",
+        # No keep-alive NOOPs during requests, and so no `connection.recv_timeout_seconds` hint (120 s): with
+        # that hint the async Python driver reads every Bolt message through `wait_for` with a timeout, a
+        # task and a timer each (105 tasks for a 50-row read, 1 without), a third of a small read's CPU
+        # (bench/RESULTS.md, issue 53). Reads are bounded by their transaction timeout and the request
+        # deadline instead; the server and Weft share a host, with no idle-killing proxy between them.
+        "server.bolt.connection_keep_alive_for_requests=OFF",
     ]
     if instance.replica_marker.exists():
         # a read replica (`weft replicas start`): every database refuses writes (5.x name of the 4.x

@@ -21,8 +21,11 @@ import networkx as nx
 
 from weft.graph.analytics import centrality, communities, structure
 from weft.graph.errors import InvalidInput
+from weft.graph.identity.lookup import parse_researcher_id
 from weft.graph.network_cache import NETWORK_CACHE, VersionedCache, cached
 from weft.graph.nx_bridge import ordered_graph
+from weft.graph.reads.meta import DataVersion, version_of
+from weft.graph.reads.page import keys_param
 from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.researchers import find_researcher
 from weft.queries import network as q
@@ -283,6 +286,30 @@ def network_from_row(row: Mapping[str, Any]) -> Network:
     )
 
 
+INLINE_TIES = 500
+"""Networks with at most this many ties are built on the event loop: a thread's hand-off costs more than they do."""
+
+
+async def built(row: Mapping[str, Any]) -> Network:
+    """`network_from_row(row)`, in a thread of its own when large (a 10,000-tie network would hold up every other
+    request for tens of milliseconds)."""
+    if len(row["edges"]) <= INLINE_TIES:
+        return network_from_row(row)
+    return await asyncio.to_thread(network_from_row, row)
+
+
+def shape_of(params: NetworkParams) -> dict[str, Any]:
+    """EGO_NETWORK's parameters beside the centre (validated `params`)."""
+    return {
+        "depth": params.depth,
+        "min_weight": params.min_weight,
+        "year_from": params.year_from,
+        "year_to": params.year_to,
+        "limit": params.limit,
+        "rank_by": params.rank_by,
+    }
+
+
 async def researcher_network(
     reader: GraphReader,
     researcher_id: str,
@@ -294,28 +321,30 @@ async def researcher_network(
     Cached per (id, params, data_version): a repeat on unchanged data reads only the data version.
     """
     params = params.validated()
+    shape = shape_of(params)
+    what = f"reading the network of researcher {researcher_id!r}"
 
     async def compute() -> Network | None:
         centre = await find_researcher(reader, researcher_id)
         if centre is None:
             return None
-        row = await reader.one(
-            q.EGO_NETWORK_WINDOWED if params.windowed else q.EGO_NETWORK,
-            {
-                "id": centre["id"],
-                "depth": params.depth,
-                "min_weight": params.min_weight,
-                "year_from": params.year_from,
-                "year_to": params.year_to,
-                "limit": params.limit,
-                "rank_by": params.rank_by,
-            },
-            f"reading the network of researcher {researcher_id!r}",
-            values_only=True,
-        )
-        return await asyncio.to_thread(network_from_row, row) if row else None
+        query = q.EGO_NETWORK_WINDOWED if params.windowed else q.EGO_NETWORK
+        row = await reader.one(query, {"id": centre["id"], **shape}, what, values_only=True)
+        return await built(row) if row else None
 
-    return await cached(reader, cache, ("researcher", researcher_id, params), compute, network_weight)
+    async def read_missing() -> tuple[DataVersion, Network | None] | None:
+        """The version and the network in one read, for an id any key but an alias finds (else None)."""
+        keys = keys_param(parse_researcher_id(researcher_id))
+        if not keys:
+            return None
+        query = q.VERSIONED_EGO_NETWORK[params.windowed]
+        row = await reader.one(query, {"keys": keys, **shape}, what, values_only=True)
+        if row is None:
+            return None
+        return version_of(row), await built(row)
+
+    key = ("researcher", researcher_id, params)
+    return await cached(reader, cache, key, compute, network_weight, read_missing)
 
 
 # Bytes a cached network holds per node and per tie (measured with tracemalloc, bench/RESULTS.md): a node

@@ -99,6 +99,18 @@ class VersionedCache:
             self.hits += 1
             return held.value
 
+    def holds(self, key: Hashable) -> bool:
+        """Whether `key` is held at the last version seen (if not, it is held at no version: a newer one
+        drops everything).
+
+        >>> cache = VersionedCache()
+        >>> cache.put("a", 1, "A")
+        >>> cache.holds("a"), cache.holds("b")
+        (True, False)
+        """
+        with self._lock:
+            return (key, self._version) in self._entries
+
     def put(self, key: Hashable, version: Any, value: Any, weight: int = 1) -> None:
         """Store `value` (weighing `weight`); evicts least recently used entries beyond either bound.
         A value heavier than `max_weight` alone is not kept.
@@ -182,15 +194,33 @@ async def cached(
     key: Hashable,
     compute: Callable[[], Awaitable[T]],
     weight: Callable[[T], int] = lambda value: SMALL_VALUE_BYTES,
+    read_missing: Callable[[], Awaitable[tuple[Any, T] | None]] | None = None,
 ) -> T:
     """`compute()`'s answer for `key` at the graph's current version: from `cache` when held there,
     else computed and stored with its `weight` (None too, so an unknown id costs only the version read
-    next time). A value with `watch_growth` (a Network) is weighed again when it comes to hold more."""
+    next time). A value with `watch_growth` (a Network) is weighed again when it comes to hold more.
+
+    `read_missing`: when the cache does not hold `key` at the last version it saw, the answer cannot be
+    there whatever the version is now, so one read returning (version, value) replaces the version read
+    and `compute()` (a network's miss: one round trip instead of three); None from it: the sequence above.
+    """
+    if read_missing is not None and not cache.holds(key):
+        read = await read_missing()
+        if read is not None:
+            cache.misses += 1
+            _store(cache, key, *read, weight)
+            return read[1]
     version = await data_version(reader)
     found = cache.get(key, version)
     if found is not MISSING:
         return found
     value = await compute()
+    _store(cache, key, version, value, weight)
+    return value
+
+
+def _store(cache: VersionedCache, key: Hashable, version: Any, value: T, weight: Callable[[T], int]) -> None:
+    """Put `value` in `cache`, weighed again whenever it grows (`watch_growth`)."""
     cache.put(key, version, value, weight(value))
     watch = getattr(value, "watch_growth", None)
     if callable(watch):
@@ -199,4 +229,3 @@ async def cached(
             cache.reweigh(key, version, weight(grown))
 
         watch(reweigh)
-    return value

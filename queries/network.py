@@ -7,6 +7,8 @@ The graph's version, which the network cache keys on, is in queries/read_meta.py
 from typing import LiteralString
 
 from weft.queries.derive import pair_key
+from weft.queries.read_meta import DATA_VERSION
+from weft.queries.read_researchers import RESEARCHERS_BY_KEYS
 
 # The co-authors `n` of a researcher `x` bound by the caller over stored COAUTHORED_WITH ties of at
 # least $min_weight, with the tie's weight `w`.
@@ -122,15 +124,30 @@ _KEPT_TIES_WINDOWED: LiteralString = """
 """
 
 
+_CENTRE_BY_ID: LiteralString = """
+MATCH (c:Researcher {id: $id})
+"""
+
+# The centre found by any accepted id form ($keys as RESEARCHER_LOOKUP takes them, first match wins).
+_CENTRE_BY_KEYS: LiteralString = (
+    RESEARCHERS_BY_KEYS
+    + """WITH n AS c ORDER BY rank LIMIT 1
+"""
+)
+
+
 def _ego_network(
-    ties: LiteralString, reach: LiteralString, papers: LiteralString, kept_ties: LiteralString
+    ties: LiteralString,
+    reach: LiteralString,
+    papers: LiteralString,
+    kept_ties: LiteralString,
+    centre: LiteralString = _CENTRE_BY_ID,
 ) -> LiteralString:
     """EGO_NETWORK's text with one kind of tie (stored or windowed) written in: `ties` the centre's,
-    `reach` a ring researcher's ties into the next ring."""
+    `reach` a ring researcher's ties into the next ring; `centre` binds `c`."""
     return (
-        """
-MATCH (c:Researcher {id: $id})
-CALL (c) {
+        centre
+        + """CALL (c) {
   WITH c AS x
 """
         + ties
@@ -215,6 +232,23 @@ EGO_NETWORK: LiteralString = _ego_network(_TIES_STORED, _REACH_STORED, _PAPERS_S
 EGO_NETWORK_WINDOWED: LiteralString = _ego_network(
     _TIES_WINDOWED, _TIES_WINDOWED, _PAPERS_WINDOWED, _KEPT_TIES_WINDOWED
 )
+
+
+def _versioned(network: LiteralString) -> LiteralString:
+    """`network` (found by $keys) with the graph's version (DATA_VERSION's columns) in the same row."""
+    return "CALL () {" + DATA_VERSION + "}\nCALL () {" + network + "}\nRETURN *\n"
+
+
+# A network the cache cannot hold (graph/network_cache.py `cached`'s `read_missing`): the graph's version,
+# the centre looked up by $keys (any accepted id form but an alias) and its network, in one round trip
+# where a version read, a look-up and EGO_NETWORK took three. One row {data_version, meta, researchers,
+# ties} + EGO_NETWORK's columns; none when no researcher has those keys. VERSIONED_EGO_NETWORK[windowed].
+VERSIONED_EGO_NETWORK: dict[bool, LiteralString] = {
+    False: _versioned(_ego_network(_TIES_STORED, _REACH_STORED, _PAPERS_STORED, _KEPT_TIES_STORED, _CENTRE_BY_KEYS)),
+    True: _versioned(
+        _ego_network(_TIES_WINDOWED, _TIES_WINDOWED, _PAPERS_WINDOWED, _KEPT_TIES_WINDOWED, _CENTRE_BY_KEYS)
+    ),
+}
 
 # Up to $max_paths shortest co-authorship paths (ties with weight >= $min_weight, at most 6 hops)
 # between two researchers (internal ids), every hop with its weight and shared papers.

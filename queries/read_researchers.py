@@ -8,8 +8,8 @@ from weft.queries.derive import pair_key
 from weft.queries.projection import lean, picked
 
 # The researchers answering each key of $keys ([{property, value}]), with the key's rank: rank, n.
-# A fragment: RESEARCHER_LOOKUP and RESEARCHER_PROFILE continue it.
-_RESEARCHERS_BY_KEYS: LiteralString = """
+# A fragment: RESEARCHER_LOOKUP, RESEARCHER_PROFILE and queries/network.py's VERSIONED_EGO_NETWORK continue it.
+RESEARCHERS_BY_KEYS: LiteralString = """
 UNWIND range(0, size($keys) - 1) AS rank
 WITH rank, $keys[rank] AS k
 CALL (k) {
@@ -30,7 +30,7 @@ _RESEARCHER_BY_ONE_KEY: dict[str, LiteralString] = {
 
 # The researcher answering the first matching key of $keys ([{property, value}]): node.
 RESEARCHER_LOOKUP: LiteralString = lean(
-    _RESEARCHERS_BY_KEYS
+    RESEARCHERS_BY_KEYS
     + """RETURN n {.*} AS node ORDER BY rank LIMIT 1
 """
 )
@@ -397,7 +397,7 @@ def researcher_profile(parts: frozenset[str], key: str | None = None) -> Literal
         for name, (_, column) in _PROFILE_PARTS.items()
     ]
     return lean(
-        _RESEARCHER_BY_ONE_KEY.get(key or "", _RESEARCHERS_BY_KEYS)
+        _RESEARCHER_BY_ONE_KEY.get(key or "", RESEARCHERS_BY_KEYS)
         + "WITH n AS r ORDER BY rank LIMIT 1\n"
         + "".join(block for name, (block, _) in _PROFILE_PARTS.items() if name in parts)
         + "RETURN r {.*} AS node, "

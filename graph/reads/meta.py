@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from weft.graph.reads.reader import GraphReader
 from weft.queries import read_meta as q
 
@@ -12,7 +15,11 @@ DataVersion = tuple[int | None, str | None, int | None, int | None]
 async def data_version(reader: GraphReader) -> DataVersion:
     """The graph's version as analytics caches key it: (data_version, Meta element id, researcher
     count, co-authorship count); a load bumps data_version, a reset makes a new Meta node."""
-    row = await reader.one(q.DATA_VERSION, {}, "reading the data version") or {}
+    return version_of(await reader.one(q.DATA_VERSION, {}, "reading the data version") or {})
+
+
+def version_of(row: Mapping[str, Any]) -> DataVersion:
+    """The version in a row with DATA_VERSION's columns (its own, or a statement that reads it too)."""
     return (row.get("data_version"), row.get("meta"), row.get("researchers"), row.get("ties"))
 
 

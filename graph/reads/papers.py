@@ -194,7 +194,8 @@ async def paper_page(
     else:
         params.update(_start(sort, after))
         query = q.EVERY_PAPER_PAGES[(sort, narrowed, after is not None)]
-    row = await reader.one(query, params, "listing papers")
+    # Maps, lists and scalars only (each paper is `picked`): the driver's values are kept as decoded.
+    row = await reader.one(query, params, "listing papers", values_only=True)
     rows = unpicked(row["page"], props) if row else []
     return KeyedPage(rows=rows[:limit], total=row["total"] if row else 0, has_more=len(rows) > limit)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -9,6 +10,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from neo4j import GraphDatabase
@@ -18,6 +20,8 @@ from typer.testing import CliRunner
 
 from tests.conftest import free_ports, server_env
 from weft.graph import local_server
+from weft.graph.driver import open_async_driver
+from weft.graph.reads.reader import GraphReader
 from weft.graph.settings import Settings, load_settings
 from weft.server.app import create_app
 from weft.server.cli import app
@@ -127,3 +131,28 @@ def test_status_of_a_port_where_nothing_runs_says_so(tmp_path: Path) -> None:
     blame someone else's server."""
     idle = replace(load_settings(), neo4j_uri=f"bolt://127.0.0.1:{free_ports(1)[0]}", neo4j_home=tmp_path)
     assert local_server.status(idle) == f"{idle.neo4j_uri}: does not answer (not running)"
+
+
+@pytest.mark.asyncio
+async def test_a_read_from_the_local_server_starts_no_task_per_message(settings: Settings) -> None:
+    """The local server sends no read timeout hint (Bolt keep-alive off), so the async driver reads a result's
+    messages without a task and a timer each: one read of 50 rows starts at most the task of its write."""
+    driver = open_async_driver(settings)
+    try:
+        reader = GraphReader(driver, settings.neo4j_database, settings.query_timeout_s)
+        await reader.rows("UNWIND range(1, 50) AS x RETURN x", {}, "warming the pool")
+        loop = asyncio.get_running_loop()
+        started: list[object] = []
+
+        def counting(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+            started.append(coro)
+            return asyncio.Task(coro, loop=loop, **kwargs)
+
+        loop.set_task_factory(counting)
+        try:
+            rows = await reader.rows("UNWIND range(1, 50) AS x RETURN x", {}, "reading 50 rows")
+        finally:
+            loop.set_task_factory(None)
+    finally:
+        await driver.close()
+    assert len(rows) == 50 and len(started) <= 2

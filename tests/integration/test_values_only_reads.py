@@ -11,11 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from neo4j import Driver
 from neo4j.graph import Node, Path, Relationship
 
 from tests.unit.test_profile_statement import EVERY_PART
-from weft.graph.reads.papers import CitedByPart, PaperParts, ReferencesPart
+from weft.graph.driver import open_async_driver
+from weft.graph.reads.papers import CitedByPart, PaperFilter, PaperParts, ReferencesPart, paper_key, paper_page
+from weft.graph.reads.reader import GraphReader
 from weft.graph.reads.researchers import ProfileParts
 from weft.graph.settings import Settings
 from weft.queries import read_papers as qp
@@ -90,6 +93,43 @@ def test_profile_and_paper_statements_return_no_graph_objects(all_sources_graph:
                 assert graph_objects(values) == []
                 checked += 1
     assert checked == 24
+
+
+@pytest.mark.asyncio
+async def test_paper_pages_return_no_graph_objects(all_sources_graph: Driver, settings: Settings) -> None:
+    """`paper_page` keeps the driver's values (`values_only`): every statement it runs (the whole graph's pages
+    in each order, a researcher's, an institution's, a category's, a filtered one; first and later pages;
+    every property and picked ones) returns maps, lists and scalars only."""
+    db = settings.neo4j_database
+    ids = all_sources_graph.execute_query(
+        "MATCH (r:Researcher)-[:AUTHORED]->(p:Paper)-[:STATES_AFFILIATION]->(i:Institution), (p)-[:IN_CATEGORY]->(c) "
+        "RETURN r.id AS r, i.id AS i, c.id AS c LIMIT 1",
+        database_=db,
+    ).records[0]
+    filters = [
+        PaperFilter(),
+        PaperFilter(year_from=2000),
+        PaperFilter(researcher=ids["r"]),
+        PaperFilter(institutions=[ids["i"]]),
+        PaperFilter(categories=[ids["c"]]),
+        PaperFilter(researcher=ids["r"], language="en"),
+    ]
+    async_driver = open_async_driver(settings)
+    checked = 0
+    try:
+        reader = GraphReader(async_driver, db, settings.query_timeout_s)
+        for where in filters:
+            for sort in ("MOST_CITED", "NEWEST", "OLDEST"):
+                for props in (None, ("id", "title", "year")):
+                    first = await paper_page(reader, where, sort, None, 3, props)
+                    assert first.rows and graph_objects(first.rows) == []
+                    key = paper_key(first.rows[-1], sort)
+                    after = await paper_page(reader, where, sort, key, 3, props)
+                    assert graph_objects(after.rows) == []
+                    checked += 1
+    finally:
+        await async_driver.close()
+    assert checked == 36
 
 
 def test_the_check_finds_a_node() -> None:
