@@ -11,7 +11,8 @@ from weft.queries.read_papers import _SORTED_PAGE  # pyright: ignore[reportPriva
 # `type`, `language`, `years` (the `paper_year` index) or `all` (every paper). Filters: $ids (paper ids),
 # $researcher (id), $institutions (ids; a paper counts when an authorship states one), $categories (ids; any
 # of them), $country (an ISO code of a stated institution), $venue, $type, $language, $year_from, $year_to,
-# $min_citations.
+# $min_citations. The anchor's own filter is not tested again (`$anchor = ... OR`, which skips the subquery):
+# on a field of 129k papers at 1M works that re-test was 90% of the statement (4.1 s of 4.4).
 FILTERED_PAPERS: LiteralString = """
 CALL () {
   WITH 1 AS go WHERE $anchor = 'ids'
@@ -52,10 +53,14 @@ WHERE ($year_from IS NULL OR p.year >= $year_from)
   AND ($type IS NULL OR p.type = $type)
   AND ($language IS NULL OR p.language = $language)
   AND ($ids IS NULL OR p.id IN $ids)
-  AND ($researcher IS NULL OR EXISTS { (:Researcher {id: $researcher})-[:AUTHORED]->(p) })
-  AND ($categories IS NULL OR EXISTS { (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN $categories })
-  AND ($institutions IS NULL OR EXISTS { (p)-[:STATES_AFFILIATION]->(i:Institution) WHERE i.id IN $institutions })
-  AND ($country IS NULL OR EXISTS { (p)-[:STATES_AFFILIATION]->(i:Institution) WHERE i.country = $country })
+  AND ($researcher IS NULL OR $anchor = 'researcher'
+       OR EXISTS { (:Researcher {id: $researcher})-[:AUTHORED]->(p) })
+  AND ($categories IS NULL OR $anchor = 'categories'
+       OR EXISTS { (p)-[:IN_CATEGORY]->(c:Category) WHERE c.id IN $categories })
+  AND ($institutions IS NULL OR $anchor = 'institutions'
+       OR EXISTS { (p)-[:STATES_AFFILIATION]->(i:Institution) WHERE i.id IN $institutions })
+  AND ($country IS NULL OR $anchor = 'country'
+       OR EXISTS { (p)-[:STATES_AFFILIATION]->(i:Institution) WHERE i.country = $country })
 """
 
 # One page of the papers FILTERED_PAPERS finds, in $sort order after the key $after (as PAPER_PAGE), with the

@@ -20,6 +20,7 @@ from weft.graph.migrate import backfill_category_ids, backfill_in_category_keys,
 from weft.graph.reads import papers
 from weft.graph.reads.reader import GraphReader
 from weft.graph.settings import Settings
+from weft.queries import read_facets as qf
 from weft.queries import read_institutions as qi
 from weft.queries import read_papers as q
 from weft.queries import read_researchers as qr
@@ -228,6 +229,21 @@ def test_filtered_pages_start_from_the_filter(graph: Driver, settings: Settings,
         ops = list(operators(profile(graph, settings, q.PAPER_PAGE, params)))
         assert not [kind(op) for op in ops if kind(op) in ("AllNodesScan", "NodeByLabelScan")], where
         assert max(op["rows"] for op in ops) <= N // 7 + 1, where
+
+
+def test_facets_gather_the_anchors_papers_once(graph: Driver, settings: Settings, backfilled: int) -> None:
+    """The narrowest filter's papers are gathered and not tested against that filter again paper by paper
+    (read_facets.FILTERED_PAPERS): at 1M works the re-test was 90% of a field's facets."""
+    anchors = (
+        (papers.PaperFilter(categories=["c17"]), "IN_CATEGORY", IN_C17),
+        (papers.PaperFilter(researcher="r1"), "AUTHORED", N // 50),
+    )
+    for where, relationship, expected in anchors:
+        want = {dimension: dimension == "year" for dimension in qf.DIMENSIONS}
+        params = papers.filter_params(where) | {"want": want, "order": "COUNT", "first": 10}
+        ops = list(operators(profile(graph, settings, qf.FACETS, params)))
+        expanded = [op["rows"] for op in ops if kind(op).startswith("Expand") and relationship in str(op["args"])]
+        assert sum(expanded) == expected, (where, expanded)
 
 
 def test_institution_page_starts_from_the_institution(graph: Driver, settings: Settings, backfilled: int) -> None:
