@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -271,9 +272,9 @@ def _set_initial_password(instance: Instance) -> None:
 def run_admin(
     instance: Instance, args: list[str], on_line: Callable[[str], object] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run `neo4j-admin ARGS` from the same jars against this instance. With `on_line`, its output (stdout
-    and stderr together, in `stdout`) is also handed over line by line as it comes: an import runs for
-    minutes."""
+    """Run `neo4j-admin ARGS` from the same jars against this instance. With `on_line`, its standard output
+    is also handed over line by line as it comes (an import runs for minutes); its standard error (the JVM's
+    warnings) is kept apart, since a warning written without a line break would swallow the next line."""
     env = dict(os.environ, NEO4J_HOME=str(instance.home), NEO4J_CONF=str(instance.conf_dir))
     cmd = [
         "java",
@@ -286,14 +287,16 @@ def run_admin(
     if on_line is None:
         return subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     lines: list[str] = []
-    with subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, errors="replace"
-    ) as process:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.append(line)
-            on_line(line.rstrip("\n"))
-    return subprocess.CompletedProcess(cmd, process.returncode, "".join(lines), "")
+    with tempfile.TemporaryFile("w+", errors="replace") as errors:
+        with subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=errors, text=True, env=env, errors="replace"
+        ) as process:
+            assert process.stdout is not None
+            for line in process.stdout:
+                lines.append(line)
+                on_line(line.rstrip("\n"))
+        errors.seek(0)
+        return subprocess.CompletedProcess(cmd, process.returncode, "".join(lines), errors.read())
 
 
 def _admin_failure(what: str, result: subprocess.CompletedProcess[str]) -> Unavailable:

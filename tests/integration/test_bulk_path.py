@@ -211,6 +211,7 @@ def test_each_paper_lists_its_categories_online_and_bulk(
 def test_the_import_says_each_step_as_it_goes(imported: ImportSummary) -> None:
     """neo4j-admin's phases as they start and end, then each migration step with what it wrote."""
     steps = [m.strip() for m in IMPORT_SAID]
+    assert "Nodes …" in steps and "Relationships …" in steps, steps
     assert (
         steps.index("Nodes …")
         < steps.index("Relationships …")
