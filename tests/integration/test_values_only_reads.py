@@ -103,7 +103,7 @@ async def test_paper_pages_return_no_graph_objects(all_sources_graph: Driver, se
     db = settings.neo4j_database
     ids = all_sources_graph.execute_query(
         "MATCH (r:Researcher)-[:AUTHORED]->(p:Paper)-[:STATES_AFFILIATION]->(i:Institution), (p)-[:IN_CATEGORY]->(c) "
-        "RETURN r.id AS r, i.id AS i, c.id AS c LIMIT 1",
+        "WHERE p.language = 'en' RETURN r.id AS r, i.id AS i, c.id AS c ORDER BY r.id, i.id, c.id LIMIT 1",
         database_=db,
     ).records[0]
     filters = [
