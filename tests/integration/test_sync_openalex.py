@@ -451,14 +451,7 @@ def test_a_retitled_work_leaves_its_authors_pairs_alone(
     """A record whose authorships are the same (a new title) recomputes its paper's own derived data, not its
     authors' (loaders/sync/authorships.py): the recompute is asked to rebuild no researcher whole and to recount
     no paper's pairs, and the pairs stay as they were (same edges, same weights)."""
-    asked: list[dict[str, Any]] = []
-    real_recompute = write.recompute
-
-    def recompute(*args: Any, **kwargs: Any) -> int:
-        asked.append(kwargs)
-        return real_recompute(*args, **kwargs)
-
-    monkeypatch.setattr(write, "recompute", recompute)
+    asked = recompute_calls(monkeypatch)
     reset(driver, settings.neo4j_database)
     sync_openalex(driver, snapshots[0], database=settings.neo4j_database)
     work = CHANGES["retitled"]
@@ -479,6 +472,19 @@ def test_a_retitled_work_leaves_its_authors_pairs_alone(
     assert _one(driver, settings, "MATCH (p:Paper {openalex_id: $w}) RETURN p.title AS t", w=work) == [
         {"t": "A title and nothing else changed"}
     ]
+
+
+def recompute_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The keyword arguments of every derived-data recompute the sync asks for from now on (it still runs)."""
+    asked: list[dict[str, Any]] = []
+    real_recompute = write.recompute
+
+    def recompute(*args: Any, **kwargs: Any) -> int:
+        asked.append(kwargs)
+        return real_recompute(*args, **kwargs)
+
+    monkeypatch.setattr(write, "recompute", recompute)
+    return asked
 
 
 def _record_of(snapshot: Path, work: str) -> dict[str, Any]:
@@ -515,14 +521,7 @@ def test_a_lost_author_has_only_its_pairs_on_that_work_recounted(
     """A work that loses an author recounts the pairs that authorship counted in, not the author whole
     (derived.paper_changes): the recompute is asked to rebuild no researcher whole, each pair of the lost author
     with the work's other authors loses one paper (dropped at none), and the author's other pairs stay."""
-    asked: list[dict[str, Any]] = []
-    real_recompute = write.recompute
-
-    def recompute(*args: Any, **kwargs: Any) -> int:
-        asked.append(kwargs)
-        return real_recompute(*args, **kwargs)
-
-    monkeypatch.setattr(write, "recompute", recompute)
+    asked = recompute_calls(monkeypatch)
     reset(driver, settings.neo4j_database)
     sync_openalex(driver, snapshots[0], database=settings.neo4j_database)
     work, gone = CHANGES["loses_author"]
